@@ -1,0 +1,319 @@
+/// A validating JSON parser that builds a flat tape of ``JSONNode``s over the caller's bytes.
+///
+/// Why not Foundation: `JSONSerialization` turns numbers into floating point (ids such as
+/// `2^64+1` must round-trip byte for byte) and `JSONDecoder` costs several microseconds per
+/// small request. This parser validates everything RFC 8259 requires (grammar, UTF-8, escapes,
+/// surrogate pairs) in one pass, without recursion (nesting is limited only by
+/// ``maxDepth``), and decodes nothing: strings and numbers are read on demand through
+/// ``JSONRef``.
+///
+/// One parser is reused for many messages; it is not thread-safe and belongs to the loop
+/// thread that owns the connection.
+public final class JSONParser {
+  /// Deepest nesting of arrays and objects accepted; deeper input is a parse error.
+  public var maxDepth: Int
+
+  @usableFromInline var nodes: [JSONNode] = []
+  private var stack: [Int] = []
+
+  public init(maxDepth: Int = 128) {
+    self.maxDepth = maxDepth
+    nodes.reserveCapacity(64)
+    stack.reserveCapacity(16)
+  }
+
+  /// Parses `bytes` and calls `body` with the root value.
+  ///
+  /// The ``JSONRef`` handed to `body` (and every ref derived from it) is valid only during the
+  /// call: it points into `bytes` and into this parser's tape.
+  public func parse<R>(
+    _ bytes: UnsafeRawBufferPointer,
+    _ body: (JSONRef) throws -> R
+  ) throws -> R {
+    try build(bytes)
+    return try nodes.withUnsafeBufferPointer { tape in
+      try body(JSONRef(bytes: bytes.bindMemory(to: UInt8.self), tape: tape, index: 0))
+    }
+  }
+
+  /// Parses and materialises the whole document as a ``JSONValue`` (tests, configuration).
+  public func parseValue(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
+    try parse(bytes) { $0.materialize() }
+  }
+
+  /// Convenience for tests and tooling: parses `text`.
+  public func parseValue(_ text: String) throws -> JSONValue {
+    var text = text
+    return try text.withUTF8 { try parseValue(UnsafeRawBufferPointer($0)) }
+  }
+
+  // MARK: - Tape construction
+
+  private func build(_ raw: UnsafeRawBufferPointer) throws(JSONParseError) {
+    nodes.removeAll(keepingCapacity: true)
+    stack.removeAll(keepingCapacity: true)
+    guard raw.count < Int(UInt32.max) else {
+      throw JSONParseError("message larger than 4 GiB", at: 0)
+    }
+    let p = raw.bindMemory(to: UInt8.self)
+    let n = p.count
+    var i = skipWhitespace(p, 0)
+
+    // Parse one value starting at i; containers push onto the stack.
+    valueLoop: while true {
+      guard i < n else { throw JSONParseError("unexpected end of input", at: i) }
+      let c = p[i]
+      switch c {
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        if stack.count >= maxDepth {
+          throw JSONParseError("nesting deeper than \(maxDepth) levels", at: i)
+        }
+        let isObject = c == UInt8(ascii: "{")
+        stack.append(nodes.count)
+        nodes.append(
+          JSONNode(kind: isObject ? .object : .array, flag: false, start: i, end: i, next: 0))
+        i = skipWhitespace(p, i + 1)
+        if i < n, p[i] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+          i += 1
+          closeContainer(end: i)
+        } else if isObject {
+          i = try parseKey(p, i)
+          continue valueLoop
+        } else {
+          continue valueLoop
+        }
+      case UInt8(ascii: "\""):
+        i = try parseString(p, i)
+      case UInt8(ascii: "t"):
+        i = try literal(p, i, "true", .bool, true)
+      case UInt8(ascii: "f"):
+        i = try literal(p, i, "false", .bool, false)
+      case UInt8(ascii: "n"):
+        i = try literal(p, i, "null", .null, false)
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        i = try parseNumber(p, i)
+      default:
+        throw JSONParseError(unexpected(c), at: i)
+      }
+
+      // A value is complete: continue in the enclosing container, or finish.
+      while true {
+        i = skipWhitespace(p, i)
+        guard let top = stack.last else {
+          guard i == n else {
+            throw JSONParseError("unexpected data after the JSON value", at: i)
+          }
+          return
+        }
+        guard i < n else { throw JSONParseError("unexpected end of input", at: i) }
+        let isObject = nodes[top].kind == .object
+        let c = p[i]
+        if c == UInt8(ascii: ",") {
+          nodes[top].count += 1
+          i = skipWhitespace(p, i + 1)
+          if isObject { i = try parseKey(p, i) }
+          continue valueLoop
+        }
+        if c == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+          nodes[top].count += 1
+          i += 1
+          closeContainer(end: i)
+          continue
+        }
+        throw JSONParseError(
+          isObject ? "expected ',' or '}' in object" : "expected ',' or ']' in array", at: i)
+      }
+    }
+  }
+
+  private func closeContainer(end: Int) {
+    let top = stack.removeLast()
+    nodes[top].end = UInt32(truncatingIfNeeded: end)
+    nodes[top].next = UInt32(truncatingIfNeeded: nodes.count)
+  }
+
+  /// Parses `"key"` then whitespace, `:` and whitespace; returns the index of the value.
+  private func parseKey(_ p: UnsafeBufferPointer<UInt8>, _ at: Int) throws(JSONParseError) -> Int {
+    guard at < p.count, p[at] == UInt8(ascii: "\"") else {
+      throw JSONParseError(
+        at < p.count ? "expected a string key in object" : "unexpected end of input", at: at)
+    }
+    var i = skipWhitespace(p, try parseString(p, at))
+    guard i < p.count, p[i] == UInt8(ascii: ":") else {
+      throw JSONParseError("expected ':' after object key", at: i)
+    }
+    i = skipWhitespace(p, i + 1)
+    return i
+  }
+
+  @inline(__always)
+  private func skipWhitespace(_ p: UnsafeBufferPointer<UInt8>, _ at: Int) -> Int {
+    var i = at
+    while i < p.count {
+      switch p[i] {
+      case 0x20, 0x0A, 0x0D, 0x09: i += 1
+      default: return i
+      }
+    }
+    return i
+  }
+
+  private func literal(
+    _ p: UnsafeBufferPointer<UInt8>, _ at: Int, _ word: StaticString, _ kind: JSONNode.Kind,
+    _ flag: Bool
+  ) throws(JSONParseError) -> Int {
+    let len = word.utf8CodeUnitCount
+    guard at + len <= p.count else { throw JSONParseError("invalid literal", at: at) }
+    let w = word.utf8Start
+    for k in 0..<len where p[at + k] != w[k] {
+      throw JSONParseError("invalid literal", at: at)
+    }
+    nodes.append(JSONNode(kind: kind, flag: flag, start: at, end: at + len, next: nodes.count + 1))
+    return at + len
+  }
+
+  private func parseNumber(_ p: UnsafeBufferPointer<UInt8>, _ at: Int) throws(JSONParseError)
+    -> Int
+  {
+    var i = at
+    let n = p.count
+    func isDigit(_ i: Int) -> Bool { i < n && p[i] >= 0x30 && p[i] <= 0x39 }
+    if p[i] == UInt8(ascii: "-") { i += 1 }
+    guard isDigit(i) else { throw JSONParseError("invalid number", at: at) }
+    if p[i] == UInt8(ascii: "0") {
+      i += 1
+      if isDigit(i) { throw JSONParseError("invalid number: leading zero", at: at) }
+    } else {
+      while isDigit(i) { i += 1 }
+    }
+    var integer = true
+    if i < n, p[i] == UInt8(ascii: ".") {
+      integer = false
+      i += 1
+      guard isDigit(i) else { throw JSONParseError("invalid number: digit expected after '.'", at: i) }
+      while isDigit(i) { i += 1 }
+    }
+    if i < n, p[i] | 0x20 == UInt8(ascii: "e") {
+      integer = false
+      i += 1
+      if i < n, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { i += 1 }
+      guard isDigit(i) else { throw JSONParseError("invalid number: digit expected in exponent", at: i) }
+      while isDigit(i) { i += 1 }
+    }
+    nodes.append(JSONNode(kind: .number, flag: integer, start: at, end: i, next: nodes.count + 1))
+    return i
+  }
+
+  /// Validates a string token (UTF-8, escapes, surrogate pairs) starting at its opening quote.
+  private func parseString(_ p: UnsafeBufferPointer<UInt8>, _ at: Int) throws(JSONParseError)
+    -> Int
+  {
+    let n = p.count
+    var i = at + 1
+    var escaped = false
+    while true {
+      // Fast path: plain ASCII.
+      while i < n {
+        let c = p[i]
+        if c < 0x20 || c == 0x22 || c == 0x5C || c >= 0x80 { break }
+        i += 1
+      }
+      guard i < n else { throw JSONParseError("unterminated string", at: at) }
+      let c = p[i]
+      if c == 0x22 {
+        nodes.append(
+          JSONNode(kind: .string, flag: escaped, start: at + 1, end: i, next: nodes.count + 1))
+        return i + 1
+      }
+      if c == 0x5C {
+        escaped = true
+        guard i + 1 < n else { throw JSONParseError("unterminated string", at: at) }
+        switch p[i + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+          UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+          i += 2
+        case UInt8(ascii: "u"):
+          let unit = try hex4(p, i + 2)
+          i += 6
+          if unit >= 0xD800 && unit <= 0xDBFF {
+            guard i + 1 < n, p[i] == 0x5C, p[i + 1] == UInt8(ascii: "u") else {
+              throw JSONParseError("lone surrogate \\u\(hexString(unit)) in string", at: i - 6)
+            }
+            let low = try hex4(p, i + 2)
+            guard low >= 0xDC00 && low <= 0xDFFF else {
+              throw JSONParseError("lone surrogate \\u\(hexString(unit)) in string", at: i - 6)
+            }
+            i += 6
+          } else if unit >= 0xDC00 && unit <= 0xDFFF {
+            throw JSONParseError("lone surrogate \\u\(hexString(unit)) in string", at: i - 6)
+          }
+        default:
+          throw JSONParseError("invalid escape in string", at: i)
+        }
+        continue
+      }
+      if c < 0x20 {
+        throw JSONParseError("control character in string must be escaped", at: i)
+      }
+      i = try validateUTF8Sequence(p, i)
+    }
+  }
+
+  @inline(__always)
+  private func hex4(_ p: UnsafeBufferPointer<UInt8>, _ at: Int) throws(JSONParseError) -> UInt32 {
+    guard at + 4 <= p.count else { throw JSONParseError("invalid \\u escape", at: at) }
+    var v: UInt32 = 0
+    for k in 0..<4 {
+      let c = p[at + k]
+      let d: UInt8
+      switch c {
+      case 0x30...0x39: d = c - 0x30
+      case 0x41...0x46: d = c - 0x41 + 10
+      case 0x61...0x66: d = c - 0x61 + 10
+      default: throw JSONParseError("invalid \\u escape", at: at)
+      }
+      v = v << 4 | UInt32(d)
+    }
+    return v
+  }
+
+  private func hexString(_ v: UInt32) -> String {
+    let s = String(v, radix: 16, uppercase: false)
+    return String(repeating: "0", count: max(0, 4 - s.count)) + s
+  }
+
+  /// Validates one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates, at most
+  /// U+10FFFF) starting at `at`; returns the index after it.
+  private func validateUTF8Sequence(_ p: UnsafeBufferPointer<UInt8>, _ at: Int)
+    throws(JSONParseError) -> Int
+  {
+    let n = p.count
+    let b0 = p[at]
+    let length: Int
+    var lower: UInt8 = 0x80
+    var upper: UInt8 = 0xBF
+    switch b0 {
+    case 0xC2...0xDF: length = 2
+    case 0xE0: length = 3; lower = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: length = 3
+    case 0xED: length = 3; upper = 0x9F
+    case 0xF0: length = 4; lower = 0x90
+    case 0xF1...0xF3: length = 4
+    case 0xF4: length = 4; upper = 0x8F
+    default: throw JSONParseError("invalid UTF-8", at: at)
+    }
+    guard at + length <= n else { throw JSONParseError("invalid UTF-8", at: at) }
+    let b1 = p[at + 1]
+    guard b1 >= lower && b1 <= upper else { throw JSONParseError("invalid UTF-8", at: at) }
+    for k in 2..<length where p[at + k] & 0xC0 != 0x80 {
+      throw JSONParseError("invalid UTF-8", at: at)
+    }
+    return at + length
+  }
+
+  private func unexpected(_ c: UInt8) -> String {
+    if c >= 0x80 { return "invalid UTF-8 or unexpected byte" }
+    if c >= 0x20 && c < 0x7F { return "unexpected character '\(Character(Unicode.Scalar(c)))'" }
+    return "unexpected byte 0x\(String(c, radix: 16))"
+  }
+}

@@ -1,0 +1,249 @@
+/// A borrowed view of one value in a parsed document.
+///
+/// Refs point into the message bytes and the parser's tape: they are valid only inside the
+/// closure given to ``JSONParser/parse(_:_:)`` and must not be stored. Reading a ref decodes
+/// just the value asked for; object lookups compare raw key bytes without building strings.
+public struct JSONRef {
+  @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
+  @usableFromInline let tape: UnsafeBufferPointer<JSONNode>
+  @usableFromInline let index: Int
+
+  @inlinable
+  init(bytes: UnsafeBufferPointer<UInt8>, tape: UnsafeBufferPointer<JSONNode>, index: Int) {
+    self.bytes = bytes
+    self.tape = tape
+    self.index = index
+  }
+
+  @usableFromInline var node: JSONNode { tape[index] }
+
+  /// The JSON type of the value.
+  public enum Kind: Sendable { case null, bool, number, string, array, object }
+
+  public var kind: Kind {
+    switch node.kind {
+    case .null: .null
+    case .bool: .bool
+    case .number: .number
+    case .string: .string
+    case .array: .array
+    case .object: .object
+    }
+  }
+
+  public var isNull: Bool { node.kind == .null }
+
+  /// The exact bytes of the value as they appeared in the message (strings include quotes).
+  public var rawBytes: UnsafeBufferPointer<UInt8> {
+    let n = node
+    switch n.kind {
+    case .string:
+      return UnsafeBufferPointer(rebasing: bytes[Int(n.start) - 1..<Int(n.end) + 1])
+    default:
+      return UnsafeBufferPointer(rebasing: bytes[Int(n.start)..<Int(n.end)])
+    }
+  }
+
+  // MARK: Scalars
+
+  public var boolValue: Bool? { node.kind == .bool ? node.flag : nil }
+
+  /// The string, decoding escapes; `nil` when the value is not a string.
+  public var stringValue: String? {
+    let n = node
+    guard n.kind == .string else { return nil }
+    let slice = UnsafeBufferPointer(rebasing: bytes[Int(n.start)..<Int(n.end)])
+    if !n.flag { return String(decoding: slice, as: UTF8.self) }
+    return JSONRef.unescape(slice)
+  }
+
+  /// True when this is a string equal to `literal` (compared byte for byte, no allocation).
+  public func stringEquals(_ literal: StaticString) -> Bool {
+    let n = node
+    guard n.kind == .string, !n.flag else {
+      return n.kind == .string && stringValue == literal.description
+    }
+    return JSONRef.bytesEqual(bytes, Int(n.start), Int(n.end), literal)
+  }
+
+  /// The number as an `Int` when it is integral and fits; `nil` otherwise.
+  public var intValue: Int? {
+    let n = node
+    guard n.kind == .number else { return nil }
+    if n.flag {
+      var i = Int(n.start)
+      let end = Int(n.end)
+      let negative = bytes[i] == UInt8(ascii: "-")
+      if negative { i += 1 }
+      var v = 0
+      while i < end {
+        let (m, o1) = v.multipliedReportingOverflow(by: 10)
+        let d = Int(bytes[i] &- 0x30)
+        let (s, o2) = negative ? m.subtractingReportingOverflow(d) : m.addingReportingOverflow(d)
+        if o1 || o2 { return nil }
+        v = s
+        i += 1
+      }
+      return v
+    }
+    guard let d = doubleValue, d.rounded() == d, abs(d) < 9.0e15 else { return nil }
+    return Int(d)
+  }
+
+  /// The number as a `Double`; `nil` when the value is not a number.
+  public var doubleValue: Double? {
+    let n = node
+    guard n.kind == .number else { return nil }
+    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(n.start)..<Int(n.end)]), as: UTF8.self)
+    return Double(text)
+  }
+
+  /// The number's token exactly as written (e.g. `18446744073709551617`, `1.50`).
+  public var numberText: String? {
+    let n = node
+    guard n.kind == .number else { return nil }
+    return String(decoding: rawBytes, as: UTF8.self)
+  }
+
+  // MARK: Containers
+
+  /// Number of elements (array) or members (object); 0 for scalars.
+  public var count: Int { Int(node.count) }
+
+  /// The member named `key`, or `nil` when absent or when this is not an object.
+  /// When a key repeats, the last occurrence wins (as in most JSON implementations).
+  @inlinable
+  public subscript(key: StaticString) -> JSONRef? {
+    let n = node
+    guard n.kind == .object else { return nil }
+    var found: JSONRef?
+    var k = index + 1
+    for _ in 0..<Int(n.count) {
+      let keyNode = tape[k]
+      let valueIndex = k + 1
+      let matches: Bool
+      if keyNode.flag {
+        matches = JSONRef.unescape(
+          UnsafeBufferPointer(rebasing: bytes[Int(keyNode.start)..<Int(keyNode.end)]))
+          == key.description
+      } else {
+        matches = JSONRef.bytesEqual(bytes, Int(keyNode.start), Int(keyNode.end), key)
+      }
+      if matches { found = JSONRef(bytes: bytes, tape: tape, index: valueIndex) }
+      k = Int(tape[valueIndex].next)
+    }
+    return found
+  }
+
+  /// The member named by a runtime string.
+  public func member(_ key: String) -> JSONRef? {
+    for (name, value) in members where name == key { return value }
+    return nil
+  }
+
+  /// Members of an object in document order; empty for non-objects.
+  public var members: [(key: String, value: JSONRef)] {
+    let n = node
+    guard n.kind == .object else { return [] }
+    var out: [(key: String, value: JSONRef)] = []
+    out.reserveCapacity(Int(n.count))
+    var k = index + 1
+    for _ in 0..<Int(n.count) {
+      let key = JSONRef(bytes: bytes, tape: tape, index: k).stringValue ?? ""
+      let value = JSONRef(bytes: bytes, tape: tape, index: k + 1)
+      out.append((key, value))
+      k = Int(tape[k + 1].next)
+    }
+    return out
+  }
+
+  /// Elements of an array in order; empty for non-arrays.
+  public var elements: [JSONRef] {
+    let n = node
+    guard n.kind == .array else { return [] }
+    var out: [JSONRef] = []
+    out.reserveCapacity(Int(n.count))
+    var k = index + 1
+    for _ in 0..<Int(n.count) {
+      out.append(JSONRef(bytes: bytes, tape: tape, index: k))
+      k = Int(tape[k].next)
+    }
+    return out
+  }
+
+  /// Copies the value out of the message into an owned ``JSONValue``.
+  public func materialize() -> JSONValue {
+    switch node.kind {
+    case .null: return .null
+    case .bool: return .bool(node.flag)
+    case .number: return .number(numberText ?? "0")
+    case .string: return .string(stringValue ?? "")
+    case .array: return .array(elements.map { $0.materialize() })
+    case .object: return .object(members.map { ($0.key, $0.value.materialize()) })
+    }
+  }
+
+  // MARK: Helpers
+
+  @usableFromInline
+  static func bytesEqual(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ literal: StaticString
+  ) -> Bool {
+    let len = literal.utf8CodeUnitCount
+    guard end - start == len else { return false }
+    let l = literal.utf8Start
+    var k = 0
+    while k < len {
+      if bytes[start + k] != l[k] { return false }
+      k += 1
+    }
+    return true
+  }
+
+  /// Decodes the escapes of an already validated string body.
+  @usableFromInline
+  static func unescape(_ s: UnsafeBufferPointer<UInt8>) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity(s.count)
+    var i = 0
+    func hex(_ at: Int) -> UInt32 {
+      var v: UInt32 = 0
+      for k in 0..<4 {
+        let c = s[at + k]
+        let d: UInt32 =
+          c <= 0x39 ? UInt32(c - 0x30) : (c <= 0x46 ? UInt32(c - 0x41 + 10) : UInt32(c - 0x61 + 10))
+        v = v << 4 | d
+      }
+      return v
+    }
+    while i < s.count {
+      let c = s[i]
+      if c != 0x5C {
+        out.append(c)
+        i += 1
+        continue
+      }
+      let e = s[i + 1]
+      i += 2
+      switch e {
+      case UInt8(ascii: "b"): out.append(0x08)
+      case UInt8(ascii: "f"): out.append(0x0C)
+      case UInt8(ascii: "n"): out.append(0x0A)
+      case UInt8(ascii: "r"): out.append(0x0D)
+      case UInt8(ascii: "t"): out.append(0x09)
+      case UInt8(ascii: "u"):
+        var scalar = hex(i)
+        i += 4
+        if scalar >= 0xD800 && scalar <= 0xDBFF {
+          let low = hex(i + 2)
+          i += 6
+          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        }
+        let u = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+        out.append(contentsOf: UTF8.encode(u)!)
+      default: out.append(e)
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+}

@@ -1,0 +1,178 @@
+/// Appends compact JSON to a byte buffer.
+///
+/// Commas are placed automatically: call ``key(_:)`` before each member value and
+/// ``element()`` before each array element. Strings are escaped so that the output is always
+/// valid UTF-8 JSON. Used on the hot path to write replies straight into a connection's
+/// output buffer.
+public struct JSONWriter {
+  public var bytes: [UInt8]
+  @usableFromInline var needsComma = false
+
+  public init(capacity: Int = 256) {
+    bytes = []
+    bytes.reserveCapacity(capacity)
+  }
+
+  public init(into bytes: [UInt8]) {
+    self.bytes = bytes
+  }
+
+  // MARK: Structure
+
+  @inlinable public mutating func beginObject() {
+    bytes.append(UInt8(ascii: "{"))
+    needsComma = false
+  }
+
+  @inlinable public mutating func endObject() {
+    bytes.append(UInt8(ascii: "}"))
+    needsComma = true
+  }
+
+  @inlinable public mutating func beginArray() {
+    bytes.append(UInt8(ascii: "["))
+    needsComma = false
+  }
+
+  @inlinable public mutating func endArray() {
+    bytes.append(UInt8(ascii: "]"))
+    needsComma = true
+  }
+
+  /// Writes `"name":` (with a leading comma when needed). `name` must need no escaping.
+  @inlinable public mutating func key(_ name: StaticString) {
+    if needsComma { bytes.append(UInt8(ascii: ",")) }
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(UInt8(ascii: ":"))
+    needsComma = false
+  }
+
+  /// Writes a member name known only at run time (escaped).
+  public mutating func key(_ name: String) {
+    if needsComma { bytes.append(UInt8(ascii: ",")) }
+    appendEscaped(name)
+    bytes.append(UInt8(ascii: ":"))
+    needsComma = false
+  }
+
+  /// Marks the start of an array element (writes a comma when needed).
+  @inlinable public mutating func element() {
+    if needsComma { bytes.append(UInt8(ascii: ",")) }
+    needsComma = false
+  }
+
+  // MARK: Values
+
+  @inlinable public mutating func null() {
+    bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+    needsComma = true
+  }
+
+  @inlinable public mutating func bool(_ v: Bool) {
+    if v { bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) }
+    else { bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65]) }
+    needsComma = true
+  }
+
+  public mutating func int(_ v: Int) {
+    if v >= 0 && v < 10 {
+      bytes.append(UInt8(0x30 + v))
+    } else {
+      bytes.append(contentsOf: String(v).utf8)
+    }
+    needsComma = true
+  }
+
+  public mutating func double(_ v: Double) {
+    if v.isFinite { bytes.append(contentsOf: JSONWriter.format(v).utf8) } else { null() }
+    needsComma = true
+  }
+
+  public mutating func string(_ s: String) {
+    appendEscaped(s)
+    needsComma = true
+  }
+
+  public mutating func string(_ s: String?) {
+    if let s { string(s) } else { null() }
+  }
+
+  /// Splices bytes that are already exactly one valid JSON value.
+  public mutating func raw(_ json: some Sequence<UInt8>) {
+    bytes.append(contentsOf: json)
+    needsComma = true
+  }
+
+  public mutating func value(_ v: JSONValue) {
+    switch v {
+    case .null: null()
+    case .bool(let b): bool(b)
+    case .number(let text):
+      bytes.append(contentsOf: text.utf8)
+      needsComma = true
+    case .string(let s): string(s)
+    case .array(let items):
+      beginArray()
+      for item in items {
+        element()
+        value(item)
+      }
+      endArray()
+    case .object(let members):
+      beginObject()
+      for (k, item) in members {
+        key(k)
+        value(item)
+      }
+      endObject()
+    case .raw(let bytes): raw(bytes)
+    }
+  }
+
+  // MARK: Helpers
+
+  /// Shortest round-tripping text for a finite double (`4.5`, `30`, `1.9138755980861244`).
+  public static func format(_ v: Double) -> String {
+    if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
+    return v.description
+  }
+
+  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+  @usableFromInline mutating func appendEscaped(_ s: String) {
+    bytes.append(UInt8(ascii: "\""))
+    var s = s
+    s.withUTF8 { u in
+      var runStart = 0
+      var i = 0
+      while i < u.count {
+        let c = u[i]
+        if c >= 0x20 && c != 0x22 && c != 0x5C {
+          i += 1
+          continue
+        }
+        if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[runStart..<i])) }
+        bytes.append(UInt8(ascii: "\\"))
+        switch c {
+        case 0x22: bytes.append(0x22)
+        case 0x5C: bytes.append(0x5C)
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        default:
+          bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30])
+          bytes.append(JSONWriter.hexDigits[Int(c >> 4)])
+          bytes.append(JSONWriter.hexDigits[Int(c & 0xF)])
+        }
+        i += 1
+        runStart = i
+      }
+      if runStart < u.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[runStart..<u.count])) }
+    }
+    bytes.append(UInt8(ascii: "\""))
+  }
+}

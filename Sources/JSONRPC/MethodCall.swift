@@ -1,0 +1,15 @@
+/// What a method handler receives: the params and the session the request came in on.
+///
+/// Valid only during the handler call (the params point into the message bytes).
+public struct MethodCall {
+  /// The `params` object, or `nil` when the request has none.
+  public let params: Params
+  /// The connection the request arrived on.
+  public let session: RPCSession
+  /// True for a notification: whatever the handler writes is discarded.
+  public let isNotification: Bool
+}
+
+/// A method implementation: decode `call.params` in full, do the work, then write exactly
+/// one JSON value (the result) into the writer, or throw.
+public typealias MethodHandler = (MethodCall, inout JSONWriter) throws(RPCError) -> Void
