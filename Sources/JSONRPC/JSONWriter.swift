@@ -6,7 +6,9 @@
 /// output buffer.
 public struct JSONWriter {
   public var bytes: [UInt8]
-  @usableFromInline var needsComma = false
+  /// Whether the next key or element needs a leading comma. Set it to write a fragment of
+  /// members that will be spliced after other members.
+  public var needsComma = false
 
   public init(capacity: Int = 256) {
     bytes = []

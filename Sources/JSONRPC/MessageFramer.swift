@@ -25,21 +25,28 @@ public struct MessageFramer {
     }
   }
 
+  /// The framing announced by the first non-whitespace byte of `chunk` (`{` or `[`: NDJSON,
+  /// anything else: Content-Length) and that byte's offset; `nil` when `chunk` is all
+  /// whitespace.
+  public static func detect(_ chunk: UnsafeRawBufferPointer) -> (Framing, Int)? {
+    var i = 0
+    while i < chunk.count, [0x20, 0x09, 0x0A, 0x0D].contains(chunk[i]) { i += 1 }
+    guard i < chunk.count else { return nil }
+    let first = chunk[i]
+    return (first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .ndjson : .contentLength, i)
+  }
+
   public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ sink: (FramerEvent) -> Void) {
     var chunk = chunk
     if case .undetected = inner {
-      var i = 0
-      while i < chunk.count, [0x20, 0x09, 0x0A, 0x0D].contains(chunk[i]) { i += 1 }
-      guard i < chunk.count else { return }
-      let first = chunk[i]
-      if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-        inner = .ndjson(NDJSONFramer(maxMessageBytes: maxMessageBytes))
-        framing = .ndjson
-      } else {
+      guard let (framing, start) = Self.detect(chunk) else { return }
+      self.framing = framing
+      switch framing {
+      case .ndjson: inner = .ndjson(NDJSONFramer(maxMessageBytes: maxMessageBytes))
+      case .contentLength:
         inner = .contentLength(ContentLengthFramer(maxMessageBytes: maxMessageBytes))
-        framing = .contentLength
       }
-      chunk = UnsafeRawBufferPointer(rebasing: chunk[i...])
+      chunk = UnsafeRawBufferPointer(rebasing: chunk[start...])
     }
     switch inner {
     case .undetected:

@@ -12,6 +12,7 @@ public final class RPCSession {
   private var output: [UInt8] = []
   private var scratch = JSONWriter(capacity: 512)
   private var receiving = false
+  private var rejection: RPCError?
 
   /// Called when output is waiting outside a ``receive(_:)`` call; the transport should take
   /// and write it.
@@ -30,7 +31,8 @@ public final class RPCSession {
   }
 
   /// The framing replies use: the one the client chose, NDJSON before it has sent anything.
-  public var framing: Framing { framer.framing ?? .ndjson }
+  public var framing: Framing { detectedFraming ?? .ndjson }
+  private var detectedFraming: Framing?
 
   /// Bytes waiting to be taken by the transport.
   public var pendingOutputBytes: Int { output.count }
@@ -41,6 +43,15 @@ public final class RPCSession {
   /// Feeds bytes read from the connection; replies accumulate in the output.
   public func receive(_ chunk: UnsafeRawBufferPointer) {
     guard !shouldClose else { return }
+    if detectedFraming == nil { detectedFraming = MessageFramer.detect(chunk)?.0 }
+    if let rejection {
+      // Learn the client's framing from its first bytes, answer with the error, then close.
+      if detectedFraming != nil {
+        appendError(rejection)
+        shouldClose = true
+      }
+      return
+    }
     receiving = true
     defer { receiving = false }
     framer.feed(chunk) { event in
@@ -81,6 +92,12 @@ public final class RPCSession {
   public func sendError(_ error: RPCError) {
     appendError(error)
     if !receiving { onOutput?(self) }
+  }
+
+  /// Refuses the connection: the first bytes it sends are answered with `error` (in its own
+  /// framing) and the connection is then closed. Used for the connection limit.
+  public func reject(with error: RPCError) {
+    rejection = error
   }
 
   /// Marks the session closed and runs ``onClose`` once.

@@ -1,1 +1,41 @@
-print("native-ads")
+import Glibc
+import JSONRPC
+import NativeAds
+import NativeAdsRPC
+import UVTransport
+
+let options: Options
+do {
+  switch try Options.parse(Array(CommandLine.arguments.dropFirst())) {
+  case .exit(let text):
+    print(text)
+    exit(0)
+  case .run(let parsed):
+    options = parsed
+  }
+} catch {
+  Log.line("native-ads: error: \(error.message)")
+  exit(2)
+}
+
+let log = Log(level: options.logLevel)
+do {
+  let eventLoop = try EventLoop(limits: options.transport)
+  let manager = AdManager(
+    inventory: Inventory.builtIn(), clock: SystemClock(),
+    seed: options.seed ?? UInt64(truncatingIfNeeded: Int(SystemClock().now() * 1_000_000)),
+    adLifetime: options.adLifetimeSeconds)
+  let dispatcher = Dispatcher(limits: options.rpc)
+  let service = NativeAdsService(manager: manager, dispatcher: dispatcher)
+  let server = Server(
+    eventLoop: eventLoop, dispatcher: dispatcher, service: service, options: options, log: log)
+  try server.start()
+  eventLoop.run()
+  eventLoop.closeAllHandles()
+  Stdio.restoreDescriptorFlags()
+  exit(0)
+} catch {
+  Log.line("native-ads: error: \(error)")
+  Stdio.restoreDescriptorFlags()
+  exit(1)
+}

@@ -1,0 +1,23 @@
+import JSONRPC
+import NativeAds
+
+/// `imageForKey {"adId", "key"}`: an Image or `null`; no `data` when the ad was loaded with
+/// `disableImageLoading`.
+enum ImageForKey: ServiceMethod {
+  static let name = "imageForKey"
+
+  static func decode(_ params: Params) throws(RPCError) -> AdKeyRequest { try AdKeyRequest(params) }
+
+  static func handle(_ request: AdKeyRequest, context: MethodContext, result w: inout JSONWriter)
+    throws(RPCError)
+  {
+    let manager = context.service.manager
+    do {
+      let ad = try manager.ad(request.adId)
+      let image = try manager.image(forKey: request.key, adId: request.adId)
+      AdJSON.write(image, withData: !ad.options.disableImageLoading, into: &w)
+    } catch {
+      throw error.rpcError
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import JSONRPC
+import NativeAds
+
+/// `performClickOnAsset {"adId", "key", "openableURLSchemes"?}`: records the click and says
+/// what to open: custom click handler, then the first openable deep link, then the landing
+/// page. `{"recorded", "action", "url"}`.
+enum PerformClickOnAsset: ServiceMethod {
+  static let name = "performClickOnAsset"
+
+  struct Request {
+    var adId: String
+    var key: String
+    var openableURLSchemes: [String]
+  }
+
+  static func decode(_ params: Params) throws(RPCError) -> Request {
+    Request(
+      adId: try params.string("adId"), key: try params.string("key"),
+      openableURLSchemes: try params.optionalStringArray("openableURLSchemes") ?? [])
+  }
+
+  static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
+    throws(RPCError)
+  {
+    let outcome: ClickOutcome
+    do {
+      outcome = try context.service.manager.performClick(
+        adId: request.adId, key: request.key, openableURLSchemes: request.openableURLSchemes,
+        by: context.session.id)
+    } catch {
+      throw error.rpcError
+    }
+    w.beginObject()
+    w.key("recorded")
+    w.bool(outcome.recorded)
+    w.key("action")
+    w.string(outcome.action.rawValue)
+    w.key("url")
+    w.string(outcome.url)
+    w.endObject()
+  }
+}

@@ -1,0 +1,23 @@
+import JSONRPC
+import NativeAds
+
+/// `releaseAd {"adId"}`: `{"released": true}`; every later call naming the ad gets 2001.
+enum ReleaseAd: ServiceMethod {
+  static let name = "releaseAd"
+
+  static func decode(_ params: Params) throws(RPCError) -> AdIDRequest { try AdIDRequest(params) }
+
+  static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
+    throws(RPCError)
+  {
+    do {
+      try context.service.manager.release(adId: request.adId)
+    } catch {
+      throw error.rpcError
+    }
+    w.beginObject()
+    w.key("released")
+    w.bool(true)
+    w.endObject()
+  }
+}

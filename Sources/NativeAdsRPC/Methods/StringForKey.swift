@@ -1,0 +1,19 @@
+import JSONRPC
+import NativeAds
+
+/// `stringForKey {"adId", "key"}`: the text asset, or `null` when the ad has none by that key.
+enum StringForKey: ServiceMethod {
+  static let name = "stringForKey"
+
+  static func decode(_ params: Params) throws(RPCError) -> AdKeyRequest { try AdKeyRequest(params) }
+
+  static func handle(_ request: AdKeyRequest, context: MethodContext, result w: inout JSONWriter)
+    throws(RPCError)
+  {
+    do {
+      w.string(try context.service.manager.string(forKey: request.key, adId: request.adId))
+    } catch {
+      throw error.rpcError
+    }
+  }
+}

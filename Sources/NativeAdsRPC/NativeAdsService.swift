@@ -1,0 +1,67 @@
+import JSONRPC
+import NativeAds
+
+/// The native-ads service on top of a ``Dispatcher``: registers every method, routes
+/// `adEvent` / `customClick` notifications to the right connection, and releases a
+/// connection's ads when it closes.
+///
+/// Loop-thread only.
+public final class NativeAdsService: AdEventSink {
+  public let manager: AdManager
+  public let dispatcher: Dispatcher
+  let creativeJSON = CreativeJSONCache()
+  private var sessions: [UInt64: RPCSession] = [:]
+
+  public init(manager: AdManager, dispatcher: Dispatcher) {
+    self.manager = manager
+    self.dispatcher = dispatcher
+    manager.sink = self
+    for method in allMethods { register(method) }
+  }
+
+  private func register<M: ServiceMethod>(_ method: M.Type) {
+    dispatcher.register(M.name) { [unowned self] call, result throws(RPCError) in
+      let request = try M.decode(call.params)
+      try M.handle(request, context: MethodContext(service: self, session: call.session), result: &result)
+    }
+  }
+
+  /// Starts serving a connection: its events are routed to it, and its ads are released when
+  /// it closes.
+  public func attach(_ session: RPCSession) {
+    sessions[session.id] = session
+    session.onClose = { [weak self] s in
+      guard let self else { return }
+      sessions.removeValue(forKey: s.id)
+      _ = manager.releaseAll(ownedBy: s.id)
+    }
+  }
+
+  // MARK: AdEventSink
+
+  public func adManager(_ manager: AdManager, didRecord event: AdEvent) {
+    sessions[event.owner]?.notify("adEvent") { w in
+      w.beginObject()
+      w.key("adId")
+      w.string(event.adId)
+      w.key("event")
+      w.string(event.event.rawValue)
+      w.key("assetKey")
+      w.string(event.assetKey)
+      w.endObject()
+    }
+  }
+
+  public func adManager(
+    _ manager: AdManager, customClickOn adId: String, assetID: String, for owner: OwnerID
+  ) {
+    sessions[owner]?.notify("customClick") { w in
+      w.beginObject()
+      w.key("adId")
+      w.string(adId)
+      w.key("assetID")
+      w.string(assetID)
+      w.endObject()
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import JSONRPC
+
+/// One JSON-RPC method of the service, in one file under `Methods/` (see docs/adding-a-method.md).
+///
+/// `decode` reads every param before anything is looked up (contract section 2); `handle`
+/// does the work and writes exactly one JSON value, the result.
+protocol ServiceMethod {
+  associatedtype Request
+  /// The wire name (`loadAd`).
+  static var name: String { get }
+  static func decode(_ params: Params) throws(RPCError) -> Request
+  static func handle(_ request: Request, context: MethodContext, result: inout JSONWriter)
+    throws(RPCError)
+}
+
+/// What a method can reach: the service (ad manager, caches) and the calling session.
+struct MethodContext {
+  let service: NativeAdsService
+  let session: RPCSession
+}
+
+/// Every method the service answers, registered in this order.
+let allMethods: [any ServiceMethod.Type] = [
+  LoadAd.self,
+  StringForKey.self,
+  ImageForKey.self,
+  PerformClickOnAsset.self,
+  RecordImpression.self,
+  SetCustomClickHandler.self,
+  ReleaseAd.self,
+]

@@ -1,0 +1,149 @@
+import JSONRPC
+import UVTransport
+
+/// The command line. Every limit of the service is a flag.
+struct Options {
+  var stdio = false
+  var tcp: (host: String, port: Int)?
+  var logLevel: LogLevel = .info
+  var rpc = RPCLimits()
+  var transport = TransportLimits()
+  var maxConnections = 1024
+  var seed: UInt64?
+  var adLifetimeSeconds: Double = 3600
+  var shutdownTimeoutMilliseconds: UInt64 = 5000
+
+  static let version = "native-ads 0.1.0 (wire contract 1)"
+
+  static let usage = """
+    native-ads: Google Mobile Ads native ads as a JSON-RPC 2.0 service.
+
+    USAGE: native-ads [--stdio] [--tcp HOST:PORT] [options]
+
+    With neither --stdio nor --tcp, serves stdio. Both together serve both.
+
+    TRANSPORTS:
+      --stdio                    Serve JSON-RPC on stdin/stdout. EOF on stdin: flush, exit 0
+                                 (or just close stdio when TCP is also served).
+      --tcp HOST:PORT            Listen on HOST:PORT (IPv4, or IPv6 as [::1]:PORT). Port 0
+                                 picks a free port; the server prints `listening on HOST:PORT`
+                                 on stderr.
+
+    LIMITS:
+      --max-message-bytes N      Largest message accepted (default 16777216).
+      --max-depth N              Deepest JSON nesting accepted (default 128).
+      --max-batch N              Most requests in one batch (default 1000).
+      --max-connections N        Most TCP connections at once (default 1024).
+      --write-high-water BYTES   Stop reading a connection with this many unsent bytes
+                                 (default 1048576).
+      --write-low-water BYTES    Resume reading below this (default 262144).
+      --max-queued-bytes BYTES   Close a connection with this many unsent bytes
+                                 (default 67108864).
+      --shutdown-timeout-ms N    On SIGINT/SIGTERM, wait this long for replies to drain
+                                 before closing connections anyway (default 5000).
+
+    BEHAVIOUR:
+      --seed N                   Seed for response identifiers and ad IDs (default: time).
+      --ad-lifetime SECONDS      How long a loaded ad stays valid (default 3600).
+      --log-level LEVEL          error, warn, info (default) or debug. Logs go to stderr.
+
+      --help                     Show this help.
+      --version                  Show the version.
+    """
+
+  enum Outcome {
+    case run(Options)
+    case exit(String)
+  }
+
+  struct UsageError: Error { var message: String }
+
+  static func parse(_ args: [String]) throws(UsageError) -> Outcome {
+    var o = Options()
+    var i = 0
+    func value(_ flag: String) throws(UsageError) -> String {
+      i += 1
+      guard i < args.count else { throw UsageError(message: "\(flag) needs a value") }
+      return args[i]
+    }
+    func positive(_ flag: String) throws(UsageError) -> Int {
+      let text = try value(flag)
+      guard let n = Int(text), n > 0 else {
+        throw UsageError(message: "\(flag) must be a positive integer, got \"\(text)\"")
+      }
+      return n
+    }
+    while i < args.count {
+      var arg = args[i]
+      // Accept --flag=value as well as --flag value.
+      if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+        var rest = args
+        rest.replaceSubrange(i...i, with: [String(arg[..<eq]), String(arg[arg.index(after: eq)...])])
+        return try parse(rest)
+      }
+      switch arg {
+      case "--help", "-h": return .exit(usage)
+      case "--version", "-V": return .exit(version)
+      case "--stdio": o.stdio = true
+      case "--tcp": o.tcp = try parseAddress(try value(arg))
+      case "--log-level":
+        let text = try value(arg)
+        guard let level = LogLevel(name: text) else {
+          throw UsageError(message: "--log-level must be error, warn, info or debug, got \"\(text)\"")
+        }
+        o.logLevel = level
+      case "--max-message-bytes": o.rpc.maxMessageBytes = try positive(arg)
+      case "--max-depth": o.rpc.maxDepth = try positive(arg)
+      case "--max-batch": o.rpc.maxBatch = try positive(arg)
+      case "--max-connections": o.maxConnections = try positive(arg)
+      case "--write-high-water": o.transport.writeHighWater = try positive(arg)
+      case "--write-low-water": o.transport.writeLowWater = try positive(arg)
+      case "--max-queued-bytes": o.transport.maxQueuedBytes = try positive(arg)
+      case "--shutdown-timeout-ms": o.shutdownTimeoutMilliseconds = UInt64(try positive(arg))
+      case "--ad-lifetime": o.adLifetimeSeconds = Double(try positive(arg))
+      case "--seed":
+        let text = try value(arg)
+        guard let s = UInt64(text) else {
+          throw UsageError(message: "--seed must be a non-negative integer, got \"\(text)\"")
+        }
+        o.seed = s
+      default:
+        arg = arg.isEmpty ? "\"\"" : arg
+        throw UsageError(message: "unknown option \(arg) (see --help)")
+      }
+      i += 1
+    }
+    if !o.stdio && o.tcp == nil { o.stdio = true }
+    guard o.transport.writeLowWater < o.transport.writeHighWater else {
+      throw UsageError(message: "--write-low-water must be below --write-high-water")
+    }
+    guard o.transport.writeHighWater < o.transport.maxQueuedBytes else {
+      throw UsageError(message: "--write-high-water must be below --max-queued-bytes")
+    }
+    return .run(o)
+  }
+
+  /// `HOST:PORT`, `[IPv6]:PORT`; `localhost` means 127.0.0.1.
+  static func parseAddress(_ text: String) throws(UsageError) -> (host: String, port: Int) {
+    var host: Substring
+    var portText: Substring
+    if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+      host = text[text.index(after: text.startIndex)..<close]
+      let rest = text[text.index(after: close)...]
+      guard rest.hasPrefix(":") else {
+        throw UsageError(message: "--tcp expects HOST:PORT or [IPv6]:PORT, got \"\(text)\"")
+      }
+      portText = rest.dropFirst()
+    } else if let colon = text.lastIndex(of: ":") {
+      host = text[..<colon]
+      portText = text[text.index(after: colon)...]
+    } else {
+      throw UsageError(message: "--tcp expects HOST:PORT, got \"\(text)\"")
+    }
+    if host.isEmpty || host == "localhost" { host = "127.0.0.1" }
+    guard let port = Int(portText), (0...65535).contains(port) else {
+      throw UsageError(message: "--tcp port must be 0 to 65535, got \"\(portText)\"")
+    }
+    return (String(host), port)
+  }
+}

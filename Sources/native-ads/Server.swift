@@ -1,0 +1,135 @@
+import Glibc
+import JSONRPC
+import NativeAdsRPC
+import UVTransport
+
+/// Wires the transport to the protocol: one ``RPCSession`` per ``Connection``, replies of
+/// one read written in one write, connection limits, stdin EOF and signal shutdown.
+///
+/// Loop-thread only.
+final class Server: ConnectionDelegate {
+  private let eventLoop: EventLoop
+  private let dispatcher: Dispatcher
+  private let service: NativeAdsService
+  private let options: Options
+  private let log: Log
+  private var listener: TCPListener?
+  private var signals: [SignalWatcher] = []
+  private var sessions: [UInt64: RPCSession] = [:]
+  private var connections: [UInt64: Connection] = [:]
+  private var tcpConnectionCount = 0
+  private var shuttingDown = false
+  private var shutdownTimer: LoopTimer?
+
+  init(eventLoop: EventLoop, dispatcher: Dispatcher, service: NativeAdsService, options: Options, log: Log) {
+    self.eventLoop = eventLoop
+    self.dispatcher = dispatcher
+    self.service = service
+    self.options = options
+    self.log = log
+  }
+
+  /// Opens the transports asked for. Throws when a listen address is unusable.
+  func start() throws(UVError) {
+    for signum in [SIGINT, SIGTERM] {
+      signals.append(
+        try SignalWatcher(eventLoop: eventLoop, signal: signum) { [unowned self] s in
+          log.info("signal \(s): stopping")
+          shutdown()
+        })
+    }
+    if let tcp = options.tcp {
+      let listener = try TCPListener(eventLoop: eventLoop, host: tcp.host, port: tcp.port) {
+        [unowned self] connection in accept(connection)
+      }
+      self.listener = listener
+      Log.line("listening on \(listener.boundAddress)")
+    }
+    if options.stdio {
+      let connection = try Stdio.open(eventLoop: eventLoop)
+      attach(connection)
+    } else {
+      Stdio.protectStdout()
+    }
+  }
+
+  private func accept(_ connection: Connection) {
+    if case .tcp(let peer) = connection.kind { log.debug("connection \(connection.id) from \(peer)") }
+    tcpConnectionCount += 1
+    let session = attach(connection)
+    if tcpConnectionCount > options.maxConnections {
+      log.warn("connection \(connection.id) refused: \(options.maxConnections) connections already open")
+      session.reject(with: .tooManyConnections(limit: options.maxConnections))
+    }
+  }
+
+  @discardableResult
+  private func attach(_ connection: Connection) -> RPCSession {
+    let session = RPCSession(id: connection.id, dispatcher: dispatcher)
+    session.onOutput = { [weak self, unowned connection] s in self?.flush(s, to: connection) }
+    service.attach(session)
+    sessions[connection.id] = session
+    connections[connection.id] = connection
+    connection.delegate = self
+    connection.startReading()
+    return session
+  }
+
+  private func flush(_ session: RPCSession, to connection: Connection) {
+    let out = session.takeOutput()
+    if !out.isEmpty { connection.write(out) }
+    if session.shouldClose { connection.closeAfterFlush() }
+  }
+
+  // MARK: ConnectionDelegate
+
+  func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+    guard let session = sessions[connection.id] else { return }
+    session.receive(bytes)
+    flush(session, to: connection)
+  }
+
+  func connectionDidReachEOF(_ connection: Connection) {
+    // Finish what is in flight, then close (stdin EOF, or a TCP client's half-close).
+    connection.closeAfterFlush()
+  }
+
+  func connectionDidClose(_ connection: Connection) {
+    if case .tcp = connection.kind { tcpConnectionCount -= 1 }
+    sessions.removeValue(forKey: connection.id)?.close()
+    connections.removeValue(forKey: connection.id)
+    log.debug("connection \(connection.id) closed")
+    if connection.kind == .stdio && listener == nil {
+      shutdown()
+    }
+    if shuttingDown && connections.isEmpty { finish() }
+  }
+
+  // MARK: Shutdown
+
+  /// Stops accepting, stops reading, lets queued replies drain, then lets the loop end.
+  func shutdown() {
+    guard !shuttingDown else { return }
+    shuttingDown = true
+    listener?.close()
+    listener = nil
+    for connection in connections.values { connection.closeAfterFlush() }
+    if connections.isEmpty {
+      finish()
+    } else {
+      let timer = LoopTimer(eventLoop: eventLoop, keepsLoopAlive: false)
+      timer.start(after: options.shutdownTimeoutMilliseconds) { [unowned self] in
+        log.warn("shutdown: closing \(connections.count) connection(s) that did not drain in time")
+        for connection in connections.values { connection.close() }
+      }
+      shutdownTimer = timer
+    }
+  }
+
+  private func finish() {
+    for s in signals { s.close() }
+    signals.removeAll()
+    shutdownTimer?.close()
+    shutdownTimer = nil
+  }
+}
