@@ -113,7 +113,8 @@ public struct ContentLengthFramer {
       if name == "content-length" {
         guard !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(value)
         else {
-          return .failure(HeaderError(reason: "Content-Length \"\(value.prefix(40))\" is not a byte count"))
+          return .failure(
+            HeaderError(reason: "Content-Length \"\(value.prefix(40))\" is not a byte count"))
         }
         length = n
       }

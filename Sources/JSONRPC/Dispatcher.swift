@@ -47,8 +47,7 @@ public final class Dispatcher {
 
   // MARK: - Envelope
 
-  private func handleBatch(_ batch: JSONRef, _ session: RPCSession, _ w: inout JSONWriter) -> Bool
-  {
+  private func handleBatch(_ batch: JSONRef, _ session: RPCSession, _ w: inout JSONWriter) -> Bool {
     guard batch.count > 0 else {
       Self.writeError(.invalidRequest("empty batch"), id: nil, into: &w)
       return true
@@ -56,7 +55,8 @@ public final class Dispatcher {
     guard batch.count <= limits.maxBatch else {
       Self.writeError(
         .invalidRequest(
-          "a batch of \(batch.count) requests exceeds the limit of \(limits.maxBatch) (--max-batch)"),
+          "a batch of \(batch.count) requests exceeds the limit of \(limits.maxBatch) (--max-batch)"
+        ),
         id: nil, into: &w)
       return true
     }

@@ -190,14 +190,18 @@ public final class JSONParser {
     if i < n, p[i] == UInt8(ascii: ".") {
       integer = false
       i += 1
-      guard isDigit(i) else { throw JSONParseError("invalid number: digit expected after '.'", at: i) }
+      guard isDigit(i) else {
+        throw JSONParseError("invalid number: digit expected after '.'", at: i)
+      }
       while isDigit(i) { i += 1 }
     }
     if i < n, p[i] | 0x20 == UInt8(ascii: "e") {
       integer = false
       i += 1
       if i < n, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { i += 1 }
-      guard isDigit(i) else { throw JSONParseError("invalid number: digit expected in exponent", at: i) }
+      guard isDigit(i) else {
+        throw JSONParseError("invalid number: digit expected in exponent", at: i)
+      }
       while isDigit(i) { i += 1 }
     }
     nodes.append(JSONNode(kind: .number, flag: integer, start: at, end: i, next: nodes.count + 1))
@@ -294,12 +298,20 @@ public final class JSONParser {
     var upper: UInt8 = 0xBF
     switch b0 {
     case 0xC2...0xDF: length = 2
-    case 0xE0: length = 3; lower = 0xA0
+    case 0xE0:
+      length = 3
+      lower = 0xA0
     case 0xE1...0xEC, 0xEE...0xEF: length = 3
-    case 0xED: length = 3; upper = 0x9F
-    case 0xF0: length = 4; lower = 0x90
+    case 0xED:
+      length = 3
+      upper = 0x9F
+    case 0xF0:
+      length = 4
+      lower = 0x90
     case 0xF1...0xF3: length = 4
-    case 0xF4: length = 4; upper = 0x8F
+    case 0xF4:
+      length = 4
+      upper = 0x8F
     default: throw JSONParseError("invalid UTF-8", at: at)
     }
     guard at + length <= n else { throw JSONParseError("invalid UTF-8", at: at) }

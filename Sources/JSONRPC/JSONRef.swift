@@ -94,7 +94,8 @@ public struct JSONRef {
   public var doubleValue: Double? {
     let n = node
     guard n.kind == .number else { return nil }
-    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(n.start)..<Int(n.end)]), as: UTF8.self)
+    let text = String(
+      decoding: UnsafeBufferPointer(rebasing: bytes[Int(n.start)..<Int(n.end)]), as: UTF8.self)
     return Double(text)
   }
 
@@ -123,8 +124,9 @@ public struct JSONRef {
       let valueIndex = k + 1
       let matches: Bool
       if keyNode.flag {
-        matches = JSONRef.unescape(
-          UnsafeBufferPointer(rebasing: bytes[Int(keyNode.start)..<Int(keyNode.end)]))
+        matches =
+          JSONRef.unescape(
+            UnsafeBufferPointer(rebasing: bytes[Int(keyNode.start)..<Int(keyNode.end)]))
           == key.description
       } else {
         matches = JSONRef.bytesEqual(bytes, Int(keyNode.start), Int(keyNode.end), key)

@@ -45,7 +45,8 @@ public struct JSONWriter {
   @inlinable public mutating func key(_ name: StaticString) {
     if needsComma { bytes.append(UInt8(ascii: ",")) }
     bytes.append(UInt8(ascii: "\""))
-    bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    bytes.append(
+      contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
     bytes.append(UInt8(ascii: "\""))
     bytes.append(UInt8(ascii: ":"))
     needsComma = false
@@ -73,8 +74,11 @@ public struct JSONWriter {
   }
 
   @inlinable public mutating func bool(_ v: Bool) {
-    if v { bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) }
-    else { bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65]) }
+    if v {
+      bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+    } else {
+      bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+    }
     needsComma = true
   }
 
@@ -173,7 +177,9 @@ public struct JSONWriter {
         i += 1
         runStart = i
       }
-      if runStart < u.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[runStart..<u.count])) }
+      if runStart < u.count {
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[runStart..<u.count]))
+      }
     }
     bytes.append(UInt8(ascii: "\""))
   }

@@ -63,7 +63,9 @@ public struct NDJSONFramer {
     var end = line.count
     if end > 0 && line[end - 1] == 0x0D { end -= 1 }
     var start = 0
-    while start < end, line[start] == 0x20 || line[start] == 0x09 || line[start] == 0x0D { start += 1 }
+    while start < end, line[start] == 0x20 || line[start] == 0x09 || line[start] == 0x0D {
+      start += 1
+    }
     if start == end { return }
     if end > maxMessageBytes {
       sink(.oversized(size: end))

@@ -22,7 +22,8 @@ public final class NativeAdsService: AdEventSink {
   private func register<M: ServiceMethod>(_ method: M.Type) {
     dispatcher.register(M.name) { [unowned self] call, result throws(RPCError) in
       let request = try M.decode(call.params)
-      try M.handle(request, context: MethodContext(service: self, session: call.session), result: &result)
+      try M.handle(
+        request, context: MethodContext(service: self, session: call.session), result: &result)
     }
   }
 

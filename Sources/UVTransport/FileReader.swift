@@ -45,7 +45,8 @@ final class FileReader {
     inFlight = true
     selfRetain = Unmanaged.passRetained(self)
     req.pointee.data = selfRetain!.toOpaque()
-    var buf = uv_buf_init(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
+    var buf = uv_buf_init(
+      buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
     let status = uv_fs_read(eventLoop.loop, req, fd, &buf, 1, -1, FileReader.callback)
     if status < 0 {
       inFlight = false

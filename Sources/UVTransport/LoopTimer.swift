@@ -15,7 +15,10 @@ public final class LoopTimer {
   }
 
   /// Calls `handler` after `milliseconds`, then every `repeatMilliseconds` if non-zero.
-  public func start(after milliseconds: UInt64, repeat repeatMilliseconds: UInt64 = 0, _ handler: @escaping () -> Void) {
+  public func start(
+    after milliseconds: UInt64, repeat repeatMilliseconds: UInt64 = 0,
+    _ handler: @escaping () -> Void
+  ) {
     guard !closed else { return }
     self.handler = handler
     uv_timer_start(

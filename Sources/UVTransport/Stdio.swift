@@ -36,7 +36,9 @@ public enum Stdio {
   /// other processes may share).
   public static func restoreDescriptorFlags() {
     if savedStdinFlags >= 0 { _ = fcntl(0, F_SETFL, savedStdinFlags) }
-    if savedStdoutFlags >= 0, let fd = protocolDescriptor { _ = fcntl(fd, F_SETFL, savedStdoutFlags) }
+    if savedStdoutFlags >= 0, let fd = protocolDescriptor {
+      _ = fcntl(fd, F_SETFL, savedStdoutFlags)
+    }
   }
 
   // Written once at start-up and read once at exit, both on the loop thread.

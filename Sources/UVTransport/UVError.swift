@@ -18,7 +18,9 @@ public struct UVError: Error, Sendable, CustomStringConvertible {
 
   /// Throws when `status` is negative.
   @discardableResult
-  static func check(_ status: Int32, _ operation: @autoclosure () -> String) throws(UVError) -> Int32 {
+  static func check(_ status: Int32, _ operation: @autoclosure () -> String) throws(UVError)
+    -> Int32
+  {
     if status < 0 { throw UVError(status, operation()) }
     return status
   }

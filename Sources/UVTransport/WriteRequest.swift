@@ -21,7 +21,8 @@ struct WriteRequest {
   var req: UnsafeMutablePointer<uv_write_t> { raw.assumingMemoryBound(to: uv_write_t.self) }
   var byteCount: Int { raw.advanced(by: WriteRequest.header).load(as: Int.self) }
   var storage: UnsafeMutableRawBufferPointer {
-    UnsafeMutableRawBufferPointer(start: raw.advanced(by: WriteRequest.header + 16), count: byteCount)
+    UnsafeMutableRawBufferPointer(
+      start: raw.advanced(by: WriteRequest.header + 16), count: byteCount)
   }
 
   func free() { Glibc.free(raw) }

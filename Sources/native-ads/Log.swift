@@ -2,7 +2,8 @@ import Glibc
 
 /// Log lines on stderr (never stdout, which carries protocol bytes only).
 enum LogLevel: Int, Comparable, CaseIterable {
-  case error = 0, warn, info, debug
+  case error = 0
+  case warn, info, debug
 
   init?(name: String) {
     switch name.lowercased() {
@@ -47,7 +48,10 @@ struct Log {
       var off = 0
       while off < u.count {
         let n = Glibc.write(2, u.baseAddress! + off, u.count - off)
-        if n <= 0 { if errno == EINTR { continue }; return }
+        if n <= 0 {
+          if errno == EINTR { continue }
+          return
+        }
         off += n
       }
     }

@@ -78,7 +78,8 @@ struct Options {
       // Accept --flag=value as well as --flag value.
       if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
         var rest = args
-        rest.replaceSubrange(i...i, with: [String(arg[..<eq]), String(arg[arg.index(after: eq)...])])
+        rest.replaceSubrange(
+          i...i, with: [String(arg[..<eq]), String(arg[arg.index(after: eq)...])])
         return try parse(rest)
       }
       switch arg {
@@ -89,7 +90,8 @@ struct Options {
       case "--log-level":
         let text = try value(arg)
         guard let level = LogLevel(name: text) else {
-          throw UsageError(message: "--log-level must be error, warn, info or debug, got \"\(text)\"")
+          throw UsageError(
+            message: "--log-level must be error, warn, info or debug, got \"\(text)\"")
         }
         o.logLevel = level
       case "--max-message-bytes": o.rpc.maxMessageBytes = try positive(arg)

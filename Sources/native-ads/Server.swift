@@ -21,7 +21,10 @@ final class Server: ConnectionDelegate {
   private var shuttingDown = false
   private var shutdownTimer: LoopTimer?
 
-  init(eventLoop: EventLoop, dispatcher: Dispatcher, service: NativeAdsService, options: Options, log: Log) {
+  init(
+    eventLoop: EventLoop, dispatcher: Dispatcher, service: NativeAdsService, options: Options,
+    log: Log
+  ) {
     self.eventLoop = eventLoop
     self.dispatcher = dispatcher
     self.service = service
@@ -54,11 +57,14 @@ final class Server: ConnectionDelegate {
   }
 
   private func accept(_ connection: Connection) {
-    if case .tcp(let peer) = connection.kind { log.debug("connection \(connection.id) from \(peer)") }
+    if case .tcp(let peer) = connection.kind {
+      log.debug("connection \(connection.id) from \(peer)")
+    }
     tcpConnectionCount += 1
     let session = attach(connection)
     if tcpConnectionCount > options.maxConnections {
-      log.warn("connection \(connection.id) refused: \(options.maxConnections) connections already open")
+      log.warn(
+        "connection \(connection.id) refused: \(options.maxConnections) connections already open")
       session.reject(with: .tooManyConnections(limit: options.maxConnections))
     }
   }

@@ -12,21 +12,31 @@ enum LoadAd: ServiceMethod {
       var kinds: [AdKind] = []
       for (i, t) in types.enumerated() {
         guard let kind = AdKind(rawValue: t) else {
-          throw .invalidParams(field: "adTypes[\(i)]", "must be one of \"native\", \"customNative\"")
+          throw .invalidParams(
+            field: "adTypes[\(i)]", "must be one of \"native\", \"customNative\"")
         }
         kinds.append(kind)
       }
       request.adTypes = kinds
     }
-    request.customNativeAdFormatIDs = try params.optionalStringArray("customNativeAdFormatIDs") ?? []
+    request.customNativeAdFormatIDs =
+      try params.optionalStringArray("customNativeAdFormatIDs") ?? []
     if let o = try params.optionalObject("options") {
       var options = LoaderOptions()
       if let v = try o.optionalBool("disableImageLoading") { options.disableImageLoading = v }
-      if let v = try o.optionalBool("shouldRequestMultipleImages") { options.shouldRequestMultipleImages = v }
-      if let v = try o.optionalEnum("mediaAspectRatio", MediaAspectRatio.self) { options.mediaAspectRatio = v }
-      if let v = try o.optionalEnum("adChoicesPosition", AdChoicesPosition.self) { options.adChoicesPosition = v }
+      if let v = try o.optionalBool("shouldRequestMultipleImages") {
+        options.shouldRequestMultipleImages = v
+      }
+      if let v = try o.optionalEnum("mediaAspectRatio", MediaAspectRatio.self) {
+        options.mediaAspectRatio = v
+      }
+      if let v = try o.optionalEnum("adChoicesPosition", AdChoicesPosition.self) {
+        options.adChoicesPosition = v
+      }
       if let v = try o.optionalBool("startMuted") { options.startMuted = v }
-      if let v = try o.optionalBool("customControlsRequested") { options.customControlsRequested = v }
+      if let v = try o.optionalBool("customControlsRequested") {
+        options.customControlsRequested = v
+      }
       if let v = try o.optionalBool("clickToExpandRequested") { options.clickToExpandRequested = v }
       if let v = try o.optionalInt("numberOfAds") { options.numberOfAds = v }
       request.options = options

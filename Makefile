@@ -1,0 +1,54 @@
+# native-ads: the two commands a new machine needs are `make run` and `make test`.
+SHELL := /bin/bash
+SWIFT ?= swift
+PYTHON ?= python3
+VENV := .venv
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+BIN_DEBUG := .build/debug/native-ads
+BIN_RELEASE := .build/release/native-ads
+
+.PHONY: all deps build release run test test-swift test-e2e lint venv bench clean
+
+all: build
+
+## deps: install libuv1-dev (Debian) when pkg-config cannot find libuv.
+deps:
+	@pkg-config --exists libuv 2>/dev/null || { \
+	  echo "installing libuv1-dev"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libuv1-dev pkg-config; }
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+## run: build and serve the built-in test inventory on stdio and on TCP 127.0.0.1:7411.
+run: release
+	$(BIN_RELEASE) --stdio --tcp 127.0.0.1:7411
+
+$(VENV)/.installed: Tests/EndToEnd/requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/EndToEnd/requirements.txt
+	touch $@
+
+venv: $(VENV)/.installed
+
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+
+test-swift: deps
+	$(SWIFT) build
+	$(SWIFT) test
+
+test-e2e: build venv
+	NATIVE_ADS_BIN=$(abspath $(BIN_DEBUG)) $(VENV)/bin/python -m pytest -q Tests/EndToEnd
+
+## test: install what is missing, then run every test (Swift, end-to-end) and the linter.
+test: deps lint test-swift test-e2e
+
+bench: release venv
+	$(VENV)/bin/python bench/run.py --bin $(abspath $(BIN_RELEASE))
+
+clean:
+	rm -rf .build $(VENV)
