@@ -24,6 +24,7 @@ enum AdJSON {
       w.bytes.append(UInt8(ascii: "\""))
       Base64.encode(image.data, into: &w.bytes)
       w.bytes.append(UInt8(ascii: "\""))
+      w.needsComma = true
       w.key("mimeType")
       w.string(image.mimeType)
     }
