@@ -1,3 +1,5 @@
+import Glibc
+
 /// Turns message bytes into replies: parsing, validation of the JSON-RPC 2.0 envelope,
 /// batches, notifications and method dispatch. No I/O: replies are appended to the session's
 /// output, which the transport writes.
@@ -85,21 +87,37 @@ public final class Dispatcher {
       Self.writeError(.invalidRequest("a request must be a JSON object"), id: nil, into: &w)
       return true
     }
-    let id = request["id"]
+    var id: JSONRef?
+    var version: JSONRef?
+    var method: JSONRef?
+    var params: JSONRef?
+    request.forEachMember { key, value in
+      switch key.count {
+      case 2 where key[0] == UInt8(ascii: "i") && key[1] == UInt8(ascii: "d"):
+        id = value
+      case 7 where Self.equal(key, "jsonrpc"):
+        version = value
+      case 6 where Self.equal(key, "method"):
+        method = value
+      case 6 where Self.equal(key, "params"):
+        params = value
+      default:
+        break
+      }
+    }
     if let id, id.kind != .string && id.kind != .number && id.kind != .null {
       Self.writeError(
         .invalidRequest("id must be a string, a number or null"), id: nil, into: &w)
       return true
     }
-    guard let version = request["jsonrpc"], version.stringEquals("2.0") else {
+    guard let version, version.stringEquals("2.0") else {
       Self.writeError(.invalidRequest("jsonrpc must be exactly \"2.0\""), id: id, into: &w)
       return true
     }
-    guard let method = request["method"], method.kind == .string else {
+    guard let method, method.kind == .string else {
       Self.writeError(.invalidRequest("method must be a string"), id: id, into: &w)
       return true
     }
-    let params = request["params"]
     if let params, params.kind != .object && params.kind != .array {
       Self.writeError(
         .invalidRequest("params must be an object when present"), id: id, into: &w)
@@ -137,6 +155,11 @@ public final class Dispatcher {
       Self.writeError(error, id: id, into: &w)
     }
     return true
+  }
+
+  @inline(__always)
+  private static func equal(_ key: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+    key.count == name.utf8CodeUnitCount && memcmp(key.baseAddress!, name.utf8Start, key.count) == 0
   }
 
   private func lookup(_ method: JSONRef) -> MethodHandler? {

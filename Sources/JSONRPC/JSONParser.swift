@@ -50,12 +50,31 @@ public final class JSONParser {
   // MARK: - Tape construction
 
   private func build(_ raw: UnsafeRawBufferPointer) throws(JSONParseError) {
-    nodes.removeAll(keepingCapacity: true)
-    stack.removeAll(keepingCapacity: true)
     guard raw.count < Int(UInt32.max) else {
       throw JSONParseError("message larger than 4 GiB", at: 0)
     }
-    let p = raw.bindMemory(to: UInt8.self)
+    // Work on local copies: mutating the class's stored arrays in the loop would pay for a
+    // dynamic exclusivity check on every node.
+    var builder = TapeBuilder(nodes: [], stack: [], maxDepth: maxDepth)
+    swap(&builder.nodes, &nodes)
+    swap(&builder.stack, &stack)
+    builder.nodes.removeAll(keepingCapacity: true)
+    builder.stack.removeAll(keepingCapacity: true)
+    defer {
+      swap(&builder.nodes, &nodes)
+      swap(&builder.stack, &stack)
+    }
+    try builder.build(raw.bindMemory(to: UInt8.self))
+  }
+}
+
+/// The parsing state machine, held in a local variable during one parse.
+private struct TapeBuilder {
+  var nodes: [JSONNode]
+  var stack: [Int]
+  let maxDepth: Int
+
+  mutating func build(_ p: UnsafeBufferPointer<UInt8>) throws(JSONParseError) {
     let n = p.count
     var i = skipWhitespace(p, 0)
 
@@ -126,14 +145,16 @@ public final class JSONParser {
     }
   }
 
-  private func closeContainer(end: Int) {
+  private mutating func closeContainer(end: Int) {
     let top = stack.removeLast()
     nodes[top].end = UInt32(truncatingIfNeeded: end)
     nodes[top].next = UInt32(truncatingIfNeeded: nodes.count)
   }
 
   /// Parses `"key"` then whitespace, `:` and whitespace; returns the index of the value.
-  private func parseKey(_ p: UnsafeBufferPointer<UInt8>, _ at: Int) throws(JSONParseError) -> Int {
+  private mutating func parseKey(_ p: UnsafeBufferPointer<UInt8>, _ at: Int) throws(JSONParseError)
+    -> Int
+  {
     guard at < p.count, p[at] == UInt8(ascii: "\"") else {
       throw JSONParseError(
         at < p.count ? "expected a string key in object" : "unexpected end of input", at: at)
@@ -158,7 +179,7 @@ public final class JSONParser {
     return i
   }
 
-  private func literal(
+  private mutating func literal(
     _ p: UnsafeBufferPointer<UInt8>, _ at: Int, _ word: StaticString, _ kind: JSONNode.Kind,
     _ flag: Bool
   ) throws(JSONParseError) -> Int {
@@ -172,7 +193,8 @@ public final class JSONParser {
     return at + len
   }
 
-  private func parseNumber(_ p: UnsafeBufferPointer<UInt8>, _ at: Int) throws(JSONParseError)
+  private mutating func parseNumber(_ p: UnsafeBufferPointer<UInt8>, _ at: Int)
+    throws(JSONParseError)
     -> Int
   {
     var i = at
@@ -209,7 +231,8 @@ public final class JSONParser {
   }
 
   /// Validates a string token (UTF-8, escapes, surrogate pairs) starting at its opening quote.
-  private func parseString(_ p: UnsafeBufferPointer<UInt8>, _ at: Int) throws(JSONParseError)
+  private mutating func parseString(_ p: UnsafeBufferPointer<UInt8>, _ at: Int)
+    throws(JSONParseError)
     -> Int
   {
     let n = p.count

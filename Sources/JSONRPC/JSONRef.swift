@@ -137,6 +137,27 @@ public struct JSONRef {
     return found
   }
 
+  /// Calls `body` with each member's key bytes (escapes decoded) and value, in document order,
+  /// without building strings. Used by the dispatcher to read the envelope in one pass.
+  @inlinable
+  public func forEachMember(_ body: (UnsafeBufferPointer<UInt8>, JSONRef) -> Void) {
+    let n = node
+    guard n.kind == .object else { return }
+    var k = index + 1
+    for _ in 0..<Int(n.count) {
+      let keyNode = tape[k]
+      let value = JSONRef(bytes: bytes, tape: tape, index: k + 1)
+      if keyNode.flag {
+        var decoded = JSONRef.unescape(
+          UnsafeBufferPointer(rebasing: bytes[Int(keyNode.start)..<Int(keyNode.end)]))
+        decoded.withUTF8 { body($0, value) }
+      } else {
+        body(UnsafeBufferPointer(rebasing: bytes[Int(keyNode.start)..<Int(keyNode.end)]), value)
+      }
+      k = Int(tape[k + 1].next)
+    }
+  }
+
   /// The member named by a runtime string.
   public func member(_ key: String) -> JSONRef? {
     for (name, value) in members where name == key { return value }

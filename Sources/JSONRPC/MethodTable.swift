@@ -1,3 +1,5 @@
+import Glibc
+
 /// Method names to handlers, looked up by the raw bytes of the `method` string so that the
 /// hot path builds no `String`.
 struct MethodTable {
@@ -22,7 +24,10 @@ struct MethodTable {
   func lookup(_ name: UnsafeBufferPointer<UInt8>) -> MethodHandler? {
     guard name.count < byLength.count else { return nil }
     for entry in byLength[name.count] {
-      if entry.name.withUnsafeBufferPointer({ $0.elementsEqual(name) }) { return entry.handler }
+      let same = entry.name.withUnsafeBufferPointer {
+        name.count == 0 || memcmp($0.baseAddress!, name.baseAddress!, name.count) == 0
+      }
+      if same { return entry.handler }
     }
     return nil
   }

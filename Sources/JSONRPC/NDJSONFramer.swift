@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#else
+  import Darwin
+#endif
+
 /// Splits a byte stream into newline-delimited JSON messages. No I/O.
 ///
 /// Complete lines inside a fed chunk are handed out without copying; only a trailing partial
@@ -23,8 +29,12 @@ public struct NDJSONFramer {
     let n = p.count
     while i < n {
       // Find the next newline.
-      var j = i
-      while j < n && p[j] != 0x0A { j += 1 }
+      let j: Int
+      if let hit = memchr(p.baseAddress! + i, 0x0A, n - i) {
+        j = p.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+      } else {
+        j = n
+      }
       let segment = UnsafeBufferPointer(rebasing: p[i..<j])
       if j == n {
         // Partial line: buffer it (or keep discarding).
