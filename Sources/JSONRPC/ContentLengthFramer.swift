@@ -26,31 +26,36 @@ public struct ContentLengthFramer {
 
   public var bufferedBytes: Int { buffer.count }
 
-  public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ sink: (FramerEvent) -> Void) {
+  /// Feeds `chunk`; `sink` returns `false` to stop after the event it was given. Returns how
+  /// many bytes of `chunk` were consumed (all of them unless `sink` stopped early).
+  @discardableResult
+  public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ sink: (FramerEvent) -> Bool) -> Int {
     let p = chunk.bindMemory(to: UInt8.self)
     var i = 0
     let n = p.count
     while i < n {
       switch state {
       case .failed:
-        return
+        return n
       case .skip(let remaining):
         let take = min(remaining, n - i)
         i += take
         state = remaining - take == 0 ? .header : .skip(remaining: remaining - take)
       case .body(let length):
         if buffer.isEmpty && n - i >= length {
-          sink(.message(UnsafeRawBufferPointer(rebasing: chunk[i..<i + length])))
+          let proceed = sink(.message(UnsafeRawBufferPointer(rebasing: chunk[i..<i + length])))
           i += length
           state = .header
+          if !proceed { return i }
         } else {
           let take = min(length - buffer.count, n - i)
           buffer.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<i + take]))
           i += take
           if buffer.count == length {
-            buffer.withUnsafeBytes { sink(.message($0)) }
+            let proceed = buffer.withUnsafeBytes { sink(.message($0)) }
             buffer.removeAll(keepingCapacity: buffer.capacity <= 65536)
             state = .header
+            if !proceed { return i }
           }
         }
       case .header:
@@ -70,31 +75,32 @@ public struct ContentLengthFramer {
           if c > maxHeaderBytes {
             state = .failed
             buffer = []
-            sink(.fatal("header block longer than \(maxHeaderBytes) bytes"))
-            return
+            _ = sink(.fatal("header block longer than \(maxHeaderBytes) bytes"))
+            return n
           }
         }
-        if found < 0 { return }
+        if found < 0 { return n }
         i = found
         let header = buffer
         buffer.removeAll(keepingCapacity: true)
         switch Self.contentLength(in: header) {
         case .failure(let error):
           state = .failed
-          sink(.fatal(error.reason))
-          return
+          _ = sink(.fatal(error.reason))
+          return n
         case .success(let length):
           if length > maxMessageBytes {
-            sink(.oversized(size: length))
             state = length > 0 ? .skip(remaining: length) : .header
+            if !sink(.oversized(size: length)) { return i }
           } else if length == 0 {
-            sink(.message(UnsafeRawBufferPointer(start: nil, count: 0)))
+            if !sink(.message(UnsafeRawBufferPointer(start: nil, count: 0))) { return i }
           } else {
             state = .body(length: length)
           }
         }
       }
     }
+    return n
   }
 
   struct HeaderError: Error { var reason: String }

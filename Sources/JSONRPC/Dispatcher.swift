@@ -26,7 +26,8 @@ public final class Dispatcher {
 
   /// Handles one complete message received on `session`, appending any reply to its output.
   public func handle(message: UnsafeRawBufferPointer, session: RPCSession) {
-    var w = session.takeScratch()
+    var w = session.beginReply()
+    let base = w.bytes.count
     var produced: Bool
     do {
       produced = try parser.parse(message) { root in
@@ -35,16 +36,17 @@ public final class Dispatcher {
           : handleSingle(root, session, &w)
       }
     } catch let error as JSONParseError {
-      w.bytes.removeAll(keepingCapacity: true)
+      w.bytes.removeSubrange(base...)
+      w.needsComma = false
       Self.writeError(.parseError(error.description), id: nil, into: &w)
       produced = true
     } catch {
-      w.bytes.removeAll(keepingCapacity: true)
+      w.bytes.removeSubrange(base...)
+      w.needsComma = false
       Self.writeError(.internalError(), id: nil, into: &w)
       produced = true
     }
-    if produced { session.appendFramed(w.bytes) }
-    session.returnScratch(&w)
+    session.endReply(&w, produced: produced)
   }
 
   // MARK: - Envelope

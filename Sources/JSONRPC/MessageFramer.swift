@@ -36,10 +36,15 @@ public struct MessageFramer {
     return (first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .ndjson : .contentLength, i)
   }
 
-  public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ sink: (FramerEvent) -> Void) {
+  /// Feeds `chunk`; `sink` returns `false` to stop after the event it was given. Returns how
+  /// many bytes of `chunk` were consumed (all of them unless `sink` stopped early).
+  @discardableResult
+  public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ sink: (FramerEvent) -> Bool) -> Int {
     var chunk = chunk
+    var skipped = 0
     if case .undetected = inner {
-      guard let (framing, start) = Self.detect(chunk) else { return }
+      guard let (framing, start) = Self.detect(chunk) else { return chunk.count }
+      skipped = start
       self.framing = framing
       switch framing {
       case .ndjson: inner = .ndjson(NDJSONFramer(maxMessageBytes: maxMessageBytes))
@@ -50,15 +55,17 @@ public struct MessageFramer {
     }
     switch inner {
     case .undetected:
-      break
+      return skipped + chunk.count
     case .ndjson(var f):
       inner = .undetected  // keep the framer uniquely referenced while it mutates
-      f.feed(chunk, sink)
+      let consumed = f.feed(chunk, sink)
       inner = .ndjson(f)
+      return skipped + consumed
     case .contentLength(var f):
       inner = .undetected
-      f.feed(chunk, sink)
+      let consumed = f.feed(chunk, sink)
       inner = .contentLength(f)
+      return skipped + consumed
     }
   }
 }

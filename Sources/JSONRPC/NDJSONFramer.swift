@@ -23,12 +23,14 @@ public struct NDJSONFramer {
   /// Bytes buffered while waiting for the end of a line.
   public var bufferedBytes: Int { pending.count }
 
-  public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ sink: (FramerEvent) -> Void) {
+  /// Feeds `chunk`; `sink` returns `false` to stop after the event it was given. Returns how
+  /// many bytes of `chunk` were consumed (all of them unless `sink` stopped early).
+  @discardableResult
+  public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ sink: (FramerEvent) -> Bool) -> Int {
     let p = chunk.bindMemory(to: UInt8.self)
     var i = 0
     let n = p.count
     while i < n {
-      // Find the next newline.
       let j: Int
       if let hit = memchr(p.baseAddress! + i, 0x0A, n - i) {
         j = p.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
@@ -47,40 +49,40 @@ public struct NDJSONFramer {
         } else {
           pending.append(contentsOf: segment)
         }
-        return
+        return n
       }
       // A complete line ends at j.
+      var proceed = true
       if discarding {
         discarding = false
-        sink(.oversized(size: discardedBytes + segment.count))
+        proceed = sink(.oversized(size: discardedBytes + segment.count))
         discardedBytes = 0
       } else if pending.isEmpty {
-        emit(segment, sink)
+        proceed = emit(segment, sink)
       } else {
         if pending.count + segment.count > maxMessageBytes {
-          sink(.oversized(size: pending.count + segment.count))
+          proceed = sink(.oversized(size: pending.count + segment.count))
         } else {
           pending.append(contentsOf: segment)
-          pending.withUnsafeBufferPointer { emit($0, sink) }
+          proceed = pending.withUnsafeBufferPointer { emit($0, sink) }
         }
         pending.removeAll(keepingCapacity: pending.capacity <= 65536)
       }
       i = j + 1
+      if !proceed { return i }
     }
+    return n
   }
 
-  private func emit(_ line: UnsafeBufferPointer<UInt8>, _ sink: (FramerEvent) -> Void) {
+  private func emit(_ line: UnsafeBufferPointer<UInt8>, _ sink: (FramerEvent) -> Bool) -> Bool {
     var end = line.count
     if end > 0 && line[end - 1] == 0x0D { end -= 1 }
     var start = 0
     while start < end, line[start] == 0x20 || line[start] == 0x09 || line[start] == 0x0D {
       start += 1
     }
-    if start == end { return }
-    if end > maxMessageBytes {
-      sink(.oversized(size: end))
-      return
-    }
-    sink(.message(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: line[0..<end]))))
+    if start == end { return true }
+    if end > maxMessageBytes { return sink(.oversized(size: end)) }
+    return sink(.message(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: line[0..<end]))))
   }
 }

@@ -1,7 +1,18 @@
-/// The protocol state of one connection: its framer, its detected framing and its pending
-/// output. No I/O: the transport feeds it bytes with ``receive(_:)`` and writes what
-/// ``takeOutput()`` returns; output produced outside a `receive` (a notification caused by
-/// another connection) is announced through ``onOutput``.
+/// The protocol state of one connection: its framer, its detected framing, its pending output
+/// and any input it had to set aside. No I/O: the transport feeds it bytes with
+/// ``receive(_:)`` and writes what ``takeOutput()`` returns.
+///
+/// Output reaches the transport in three ways: after a `receive` returns (the transport takes
+/// everything one read produced and writes it at once); through ``onOutput`` in the middle of a
+/// read, whenever the pending output passes ``outputFlushThreshold`` (so a read that triggers
+/// megabytes of replies never holds them all); and through ``onOutput`` for notifications
+/// caused by another connection.
+///
+/// Flow control: after each message the session asks ``canContinue`` (the transport says
+/// `false` while the connection is over its high-water mark). When told to stop, the rest of
+/// the bytes already read are set aside and handled by ``resumeInput()`` once the peer has
+/// read its replies, so a client that stops reading cannot make the server buffer without
+/// bound.
 ///
 /// Loop-thread only, like everything that touches it.
 public final class RPCSession {
@@ -9,14 +20,24 @@ public final class RPCSession {
   public let id: UInt64
   public let dispatcher: Dispatcher
   private var framer: MessageFramer
+  private var detectedFraming: Framing?
   private var output: [UInt8] = []
+  private var spareOutput: [UInt8] = []
   private var scratch = JSONWriter(capacity: 512)
   private var receiving = false
   private var rejection: RPCError?
+  private var pendingInput: [UInt8] = []
+  /// Set while a reply is being written straight into `output`.
+  private var replyMark: Int?
+  /// Notifications raised while a reply was being written; they are placed before it.
+  private var notificationsDuringReply: [UInt8] = []
 
-  /// Called when output is waiting outside a ``receive(_:)`` call; the transport should take
-  /// and write it.
+  /// Pending output that triggers a mid-read ``onOutput`` (default 64 KiB).
+  public var outputFlushThreshold = 64 * 1024
+  /// Called when output should be written now (mid-read, or outside any read).
   public var onOutput: ((RPCSession) -> Void)?
+  /// Asked after each message: may the session handle the next one now?
+  public var canContinue: (() -> Bool)?
   /// Called once when the session is closed (the RPC layer releases the session's ads).
   public var onClose: ((RPCSession) -> Void)?
   /// Set when the stream cannot continue (a broken Content-Length header): write the output,
@@ -32,17 +53,21 @@ public final class RPCSession {
 
   /// The framing replies use: the one the client chose, NDJSON before it has sent anything.
   public var framing: Framing { detectedFraming ?? .ndjson }
-  private var detectedFraming: Framing?
 
   /// Bytes waiting to be taken by the transport.
   public var pendingOutputBytes: Int { output.count }
 
+  /// Bytes read but set aside until the peer drains its replies.
+  public var pendingInputBytes: Int { pendingInput.count }
+
   /// Bytes of incomplete messages held by the framer.
   public var bufferedInputBytes: Int { framer.bufferedBytes }
 
+  // MARK: - Input
+
   /// Feeds bytes read from the connection; replies accumulate in the output.
   public func receive(_ chunk: UnsafeRawBufferPointer) {
-    guard !shouldClose else { return }
+    guard !shouldClose, !isClosed else { return }
     if detectedFraming == nil { detectedFraming = MessageFramer.detect(chunk)?.0 }
     if let rejection {
       // Learn the client's framing from its first bytes, answer with the error, then close.
@@ -52,9 +77,34 @@ public final class RPCSession {
       }
       return
     }
+    if !pendingInput.isEmpty {
+      pendingInput.append(contentsOf: chunk)
+      resumeInput()
+      return
+    }
+    let consumed = feed(chunk)
+    if consumed < chunk.count {
+      pendingInput.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[consumed...]))
+    }
+  }
+
+  /// Handles input set aside by flow control. The transport calls it when the connection has
+  /// drained below its low-water mark, before reading again.
+  public func resumeInput() {
+    guard !pendingInput.isEmpty, !shouldClose, !isClosed else { return }
+    var input: [UInt8] = []
+    swap(&input, &pendingInput)
+    let consumed = input.withUnsafeBytes { feed($0) }
+    if consumed < input.count {
+      input.removeSubrange(0..<consumed)
+      pendingInput = input
+    }
+  }
+
+  private func feed(_ chunk: UnsafeRawBufferPointer) -> Int {
     receiving = true
     defer { receiving = false }
-    framer.feed(chunk) { event in
+    return framer.feed(chunk) { event in
       switch event {
       case .message(let bytes):
         dispatcher.handle(message: bytes, session: self)
@@ -63,15 +113,29 @@ public final class RPCSession {
       case .fatal(let reason):
         appendError(.parseError(reason))
         shouldClose = true
+        return false
       }
+      if output.count >= outputFlushThreshold { onOutput?(self) }
+      return !isClosed && (canContinue?() ?? true)
     }
   }
 
+  // MARK: - Output
+
   /// Hands the pending output to the caller (the transport), leaving the session empty.
+  /// Give the array back with ``recycleOutput(_:)`` once written to reuse its capacity.
   public func takeOutput() -> [UInt8] {
-    var taken: [UInt8] = []
+    var taken = spareOutput
+    spareOutput = []
     swap(&taken, &output)
     return taken
+  }
+
+  /// Returns a buffer obtained from ``takeOutput()`` whose bytes have been written.
+  public func recycleOutput(_ buffer: inout [UInt8]) {
+    guard buffer.capacity <= 4 * outputFlushThreshold else { return }
+    buffer.removeAll(keepingCapacity: true)
+    swap(&buffer, &spareOutput)
   }
 
   /// Queues a notification (`{"jsonrpc":"2.0","method":...,"params":...}`) to this connection.
@@ -104,9 +168,11 @@ public final class RPCSession {
   public func close() {
     guard !isClosed else { return }
     isClosed = true
+    pendingInput = []
     onClose?(self)
     onClose = nil
     onOutput = nil
+    canContinue = nil
   }
 
   // MARK: - Internal
@@ -117,19 +183,53 @@ public final class RPCSession {
     appendFramed(w.bytes)
   }
 
-  func appendFramed(_ body: [UInt8]) {
-    framing.frame(body, into: &output)
+  private func appendFramed(_ body: [UInt8]) {
+    if replyMark != nil {
+      framing.frame(body, into: &notificationsDuringReply)
+    } else {
+      framing.frame(body, into: &output)
+    }
   }
 
-  func takeScratch() -> JSONWriter {
+  /// A writer for the next reply. NDJSON replies are written straight into the output (no
+  /// copy); Content-Length replies go to a scratch buffer because the header needs the length.
+  func beginReply() -> JSONWriter {
     var w = JSONWriter(capacity: 0)
-    swap(&w, &scratch)
+    if framing == .ndjson {
+      swap(&w.bytes, &output)
+      replyMark = w.bytes.count
+    } else {
+      swap(&w, &scratch)
+      replyMark = 0
+    }
     return w
   }
 
-  func returnScratch(_ w: inout JSONWriter) {
-    w.bytes.removeAll(keepingCapacity: w.bytes.capacity <= 1 << 20)
-    w.needsComma = false
-    swap(&w, &scratch)
+  /// Frames the reply written since ``beginReply()`` (or discards it when nothing was
+  /// produced) and puts the buffers back.
+  func endReply(_ w: inout JSONWriter, produced: Bool) {
+    let mark = replyMark ?? 0
+    replyMark = nil
+    if framing == .ndjson {
+      if produced {
+        w.bytes.append(0x0A)
+      } else {
+        w.bytes.removeSubrange(mark...)
+      }
+      if !notificationsDuringReply.isEmpty {
+        w.bytes.insert(contentsOf: notificationsDuringReply, at: mark)
+        notificationsDuringReply.removeAll()
+      }
+      swap(&w.bytes, &output)
+    } else {
+      if !notificationsDuringReply.isEmpty {
+        output.append(contentsOf: notificationsDuringReply)
+        notificationsDuringReply.removeAll()
+      }
+      if produced { framing.frame(w.bytes, into: &output) }
+      w.bytes.removeAll(keepingCapacity: w.bytes.capacity <= 1 << 20)
+      w.needsComma = false
+      swap(&w, &scratch)
+    }
   }
 }

@@ -8,6 +8,10 @@ public protocol ConnectionDelegate: AnyObject {
   func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer)
   /// The peer finished sending (EOF). The connection stays open for writing.
   func connectionDidReachEOF(_ connection: Connection)
+  /// The unsent bytes dropped below the low-water mark after reading had been paused. Input
+  /// set aside meanwhile should be handled now; reading resumes after this returns unless the
+  /// writes it makes push the connection over the high-water mark again.
+  func connectionDidDrain(_ connection: Connection)
   /// The connection is closed and its handles freed; called exactly once.
   func connectionDidClose(_ connection: Connection)
 }
@@ -123,22 +127,29 @@ public final class Connection {
   }
 
   func didReadBytes(_ bytes: UnsafeRawBufferPointer) {
+    if discardingInput { return }
     delegate?.connection(self, didRead: bytes)
   }
 
   func didReachEndOfInput() {
+    sawEOF = true
+    if discardingInput {
+      close()
+      return
+    }
     pauseReading()
     readingWanted = false
     delegate?.connectionDidReachEOF(self)
   }
 
-  fileprivate func didFailReading(_ status: Int32) {
+  func didFailReading(_ status: Int32) {
     close()
   }
 
   // MARK: Writing
 
-  /// Writes `bytes` (one coalesced write for everything a read produced).
+  /// Writes `bytes` (one coalesced write for everything a read produced). The array is not
+  /// retained: what the kernel does not take at once is copied, so the caller may reuse it.
   public func write(_ bytes: [UInt8]) {
     guard !bytes.isEmpty, !isClosing else { return }
     switch output {
@@ -215,23 +226,73 @@ public final class Connection {
     }
     if pausedForBackpressure && queued < eventLoop.limits.writeLowWater {
       pausedForBackpressure = false
+      delegate?.connectionDidDrain(self)
       resumeReading()
     }
-    if closeWhenFlushed && pendingWrites == 0 { close() }
+    if closeWhenFlushed && pendingWrites == 0 { finishWriting() }
   }
 
   // MARK: Closing
 
-  /// Closes once every queued write has completed (or at once if none is queued).
+  /// Closes once every queued write has completed, without losing them.
+  ///
+  /// For TCP, closing a socket whose peer sent data we did not read makes the kernel send a
+  /// reset that can destroy replies still in flight. So after the last write the write side is
+  /// shut down (FIN), input is read and discarded until the peer closes, and only then is the
+  /// socket closed; ``lingerMilliseconds`` bounds the wait.
   public func closeAfterFlush() {
     stopReading()
-    if pendingWrites == 0 { close() } else { closeWhenFlushed = true }
+    closeWhenFlushed = true
+    if pendingWrites == 0 { finishWriting() }
+  }
+
+  /// Longest wait for a peer to close after our FIN (see ``closeAfterFlush()``).
+  public var lingerMilliseconds: UInt64 = 2000
+
+  private var sawEOF = false
+  private var discardingInput = false
+  private var lingerTimer: LoopTimer?
+
+  private func finishWriting() {
+    guard !isClosing, !discardingInput else { return }
+    guard case .tcp = kind, case .stream(let s) = output, !sawEOF else {
+      close()
+      return
+    }
+    let req = UnsafeMutablePointer<uv_shutdown_t>.allocate(capacity: 1)
+    req.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+    let status = uv_shutdown(req, s) { req, _ in
+      let connection = Connection.owner(req!.pointee.data)
+      req!.deallocate()
+      connection.drainUntilPeerCloses()
+    }
+    if status < 0 {
+      req.deallocate()
+      close()
+      return
+    }
+    discardingInput = true
+  }
+
+  private func drainUntilPeerCloses() {
+    guard !isClosing, case .stream(let s) = input else { return }
+    if uv_read_start(s, Connection.allocCallback, Connection.readCallback) < 0 {
+      close()
+      return
+    }
+    reading = true
+    let timer = LoopTimer(eventLoop: eventLoop)
+    timer.start(after: lingerMilliseconds) { [unowned self] in close() }
+    lingerTimer = timer
   }
 
   /// Closes now; queued writes are cancelled.
   public func close() {
     guard !isClosing else { return }
     isClosing = true
+    lingerTimer?.close()
+    lingerTimer = nil
+    if kind == .stdio { Stdio.restoreDescriptorFlags() }
     pauseReading()
     readingWanted = false
     if case .file(let reader) = input { reader.cancel() }

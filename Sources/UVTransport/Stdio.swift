@@ -20,6 +20,7 @@ public enum Stdio {
     savedStdoutFlags = fcntl(1, F_GETFL)
     let protocolFD = dup(1)
     guard protocolFD >= 0 else { throw UVError(-errno, "dup(stdout)") }
+    protocolDescriptor = protocolFD
     _ = dup2(2, 1)
     let input = try inputSide(eventLoop)
     let output = try outputSide(eventLoop, fd: protocolFD, input: input)
@@ -28,23 +29,25 @@ public enum Stdio {
 
   /// Moves stray writes to fd 1 (e.g. `print`) to stderr without opening stdio for protocol.
   public static func protectStdout() {
-    savedStdoutFlags = fcntl(1, F_GETFL)
     _ = dup2(2, 1)
   }
 
   /// Puts back the descriptor flags found at start-up (libuv sets O_NONBLOCK on pipes that
-  /// other processes may share).
-  public static func restoreDescriptorFlags() {
+  /// other processes may share). Called by the stdio connection just before libuv closes the
+  /// descriptors (holding duplicates open instead would hide EOF from the peer).
+  static func restoreDescriptorFlags() {
     if savedStdinFlags >= 0 { _ = fcntl(0, F_SETFL, savedStdinFlags) }
-    if savedStdoutFlags >= 0, let fd = protocolDescriptor {
-      _ = fcntl(fd, F_SETFL, savedStdoutFlags)
+    if savedStdoutFlags >= 0, protocolDescriptor >= 0 {
+      _ = fcntl(protocolDescriptor, F_SETFL, savedStdoutFlags)
     }
+    savedStdinFlags = -1
+    savedStdoutFlags = -1
   }
 
-  // Written once at start-up and read once at exit, both on the loop thread.
+  // Written at start-up and read when the stdio connection closes, both on the loop thread.
   nonisolated(unsafe) private static var savedStdinFlags: Int32 = -1
   nonisolated(unsafe) private static var savedStdoutFlags: Int32 = -1
-  nonisolated(unsafe) private static var protocolDescriptor: Int32?
+  nonisolated(unsafe) private static var protocolDescriptor: Int32 = -1
 
   private static func inputSide(_ eventLoop: EventLoop) throws(UVError) -> Connection.InputSide {
     switch uv_guess_handle(0) {
@@ -71,7 +74,6 @@ public enum Stdio {
   private static func outputSide(_ eventLoop: EventLoop, fd: Int32, input: Connection.InputSide)
     throws(UVError) -> Connection.OutputSide
   {
-    protocolDescriptor = fd
     switch uv_guess_handle(fd) {
     case UV_TTY:
       let tty = UVHandle.allocate(UV_TTY, as: uv_tty_t.self)

@@ -73,6 +73,9 @@ final class Server: ConnectionDelegate {
   private func attach(_ connection: Connection) -> RPCSession {
     let session = RPCSession(id: connection.id, dispatcher: dispatcher)
     session.onOutput = { [weak self, unowned connection] s in self?.flush(s, to: connection) }
+    session.canContinue = { [unowned connection] in
+      !connection.isPausedForBackpressure && !connection.isClosing
+    }
     service.attach(session)
     sessions[connection.id] = session
     connections[connection.id] = connection
@@ -82,8 +85,11 @@ final class Server: ConnectionDelegate {
   }
 
   private func flush(_ session: RPCSession, to connection: Connection) {
-    let out = session.takeOutput()
-    if !out.isEmpty { connection.write(out) }
+    var out = session.takeOutput()
+    if !out.isEmpty {
+      connection.write(out)
+      session.recycleOutput(&out)
+    }
     if session.shouldClose { connection.closeAfterFlush() }
   }
 
@@ -92,6 +98,12 @@ final class Server: ConnectionDelegate {
   func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
     guard let session = sessions[connection.id] else { return }
     session.receive(bytes)
+    flush(session, to: connection)
+  }
+
+  func connectionDidDrain(_ connection: Connection) {
+    guard let session = sessions[connection.id] else { return }
+    session.resumeInput()
     flush(session, to: connection)
   }
 

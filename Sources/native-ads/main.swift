@@ -32,10 +32,8 @@ do {
   try server.start()
   eventLoop.run()
   eventLoop.closeAllHandles()
-  Stdio.restoreDescriptorFlags()
   exit(0)
 } catch {
   Log.line("native-ads: error: \(error)")
-  Stdio.restoreDescriptorFlags()
   exit(1)
 }

@@ -1,0 +1,14 @@
+/// Receives what an ``AdManager`` wants told to its clients; the RPC layer implements it by
+/// sending notifications. Called synchronously on the event loop, after the manager's state is
+/// updated (so a sink may call back into the manager).
+public protocol AdEventSink: AnyObject {
+  /// An impression or click was recorded; send it to `event.owner` (the ad's loader) as an
+  /// `adEvent` notification.
+  func adManager(_ manager: AdManager, didRecord event: AdEvent)
+
+  /// A click was handed to the custom click handler that `owner` enabled; send `owner` the
+  /// `customClick {"adId", "assetID"}` notification. Called after the click's
+  /// `didRecordClick` event.
+  func adManager(
+    _ manager: AdManager, customClickOn adId: String, assetID: String, for owner: OwnerID)
+}

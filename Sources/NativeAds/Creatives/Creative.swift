@@ -1,0 +1,53 @@
+/// One creative in the inventory: its content, media, how it is sold, how it ranks, and where a
+/// click on it leads.
+public struct Creative: Sendable {
+  /// The creative ID, unique in an ``Inventory``.
+  public var id: String
+  /// The assets.
+  public var content: CreativeContent
+  /// The media content.
+  public var media: MediaContent
+  /// The AdChoices overlay: present exactly for indirect ads (see ``isIndirect``).
+  public var adChoices: AdChoicesInfo?
+  /// The line item priority: higher wins.
+  public var priority: Int
+  /// The eCPM; breaks priority ties, higher wins.
+  public var eCPM: Double
+  /// Deep links tried in order on a click; the first whose scheme the caller can open is used.
+  public var deepLinks: [String]
+  /// The page opened on a click when no deep link applies.
+  public var landingPageURL: String
+  /// Whether the creative has a custom click action, so that a custom click handler takes over
+  /// its clicks (meaningful for custom formats only).
+  public var hasCustomClickAction: Bool
+
+  /// The ad kind this creative is served as.
+  public var kind: AdKind { content.kind }
+
+  /// True for indirect (backfill, programmatic) ads, which carry AdChoices; false for
+  /// direct-sold (reservation) ads. Derived from ``adChoices`` so the two always agree.
+  public var isIndirect: Bool { adChoices != nil }
+
+  /// Creates a creative. It is indirect exactly when `adChoices` is given.
+  public init(
+    id: String,
+    content: CreativeContent,
+    media: MediaContent = MediaContent(),
+    adChoices: AdChoicesInfo? = nil,
+    priority: Int = 0,
+    eCPM: Double = 0,
+    deepLinks: [String] = [],
+    landingPageURL: String,
+    hasCustomClickAction: Bool = false
+  ) {
+    self.id = id
+    self.content = content
+    self.media = media
+    self.adChoices = adChoices
+    self.priority = priority
+    self.eCPM = eCPM
+    self.deepLinks = deepLinks
+    self.landingPageURL = landingPageURL
+    self.hasCustomClickAction = hasCustomClickAction
+  }
+}

@@ -1,0 +1,32 @@
+/// A creative's media: what a media view shows (`GADMediaContent`).
+///
+/// For system-defined ads without video the media view shows ``mainImage``; a custom format's
+/// media view is empty without video (its `mainImage` is nil).
+public struct MediaContent: Sendable {
+  /// Width divided by height; 0 when unknown.
+  public var aspectRatio: Double
+  /// Whether the media is a video.
+  public var hasVideoContent: Bool
+  /// The video duration in seconds (0 without video).
+  public var duration: Double
+  /// The image shown when there is no video.
+  public var mainImage: AdImage?
+
+  /// Creates media content; defaults describe empty media.
+  public init(
+    aspectRatio: Double = 0, hasVideoContent: Bool = false, duration: Double = 0,
+    mainImage: AdImage? = nil
+  ) {
+    self.aspectRatio = aspectRatio
+    self.hasVideoContent = hasVideoContent
+    self.duration = duration
+    self.mainImage = mainImage
+  }
+
+  /// Media with no video showing `image`, with the image's aspect ratio.
+  public static func image(_ image: AdImage) -> MediaContent {
+    MediaContent(
+      aspectRatio: image.height > 0 ? Double(image.width) / Double(image.height) : 0,
+      mainImage: image)
+  }
+}

@@ -1,0 +1,172 @@
+extension Inventory {
+  /// The ad unit of direct-sold native ads (app install, content) and the custom format
+  /// `10063170`.
+  public static let directNativeAdUnitID = "/21775744923/example/native"
+  /// The ad unit of indirect (backfill) native ads, which carry AdChoices.
+  public static let backfillNativeAdUnitID = "/21775744923/example/native-backfill"
+  /// The AdMob test native ad unit, one of whose ads has video.
+  public static let adMobNativeAdUnitID = "ca-app-pub-3940256099942544/3986624511"
+  /// The sample custom format's ID.
+  public static let sampleCustomFormatID = "10063170"
+
+  /// The embedded default inventory: Google's documented test ad units (see the contract,
+  /// section 6). Cheap to build: image bytes are encoded only when first read.
+  public static func builtIn() -> Inventory {
+    let adChoices = AdChoicesInfo(
+      image: AdImage(
+        url: "https://static.native-ads.test/adchoices/icon.png", scale: 2,
+        picture: .placeholder(width: 30, height: 30, colorKey: "adchoices", shapeKey: "icon")),
+      clickURL: "https://adssettings.google.com/whythisad")
+
+    let customFormat = CustomFormat(
+      id: sampleCustomFormatID,
+      assets: [
+        CustomAssetDefinition(name: "Headline", type: .text, required: true),
+        CustomAssetDefinition(name: "MainImage", type: .image, required: true),
+        CustomAssetDefinition(name: "Caption", type: .text, required: true),
+      ])
+
+    var creatives: [Creative] = []
+
+    // Unit 1: direct-sold.
+    do {
+      let id = "native-app-install-1"
+      let images = [image(id, "image1", 1200, 627), image(id, "image2", 627, 627)]
+      creatives.append(
+        Creative(
+          id: id,
+          content: .native(
+            NativeAssets(
+              headline: "Flood-It! 2",
+              body: "Fill the board with a single colour before you run out of moves.",
+              callToAction: "Install", store: "Google Play", price: "Free", advertiser: nil,
+              starRating: 4.5, icon: image(id, "icon", 128, 128), images: images)),
+          media: .image(images[0]), priority: 10, eCPM: 2.0,
+          deepLinks: ["market://details?id=com.labpixies.flood"],
+          landingPageURL: "https://play.google.com/store/apps/details?id=com.labpixies.flood"))
+    }
+    do {
+      let id = "native-content-1"
+      let images = [image(id, "image1", 1200, 627), image(id, "image2", 800, 800)]
+      creatives.append(
+        Creative(
+          id: id,
+          content: .native(
+            NativeAssets(
+              headline: "Mobile Ads, Made Simple",
+              body: "Monetise your app with native ads that match its look and feel.",
+              callToAction: "Learn more", advertiser: "Google",
+              icon: image(id, "icon", 128, 128), images: images)),
+          media: .image(images[0]), priority: 5, eCPM: 1.5,
+          landingPageURL: "https://developers.google.com/admob/ios/native"))
+    }
+    do {
+      let id = "custom-10063170-1"
+      creatives.append(
+        Creative(
+          id: id,
+          content: .custom(
+            formatID: sampleCustomFormatID,
+            assets: [
+              (name: "Headline", value: .text("Custom Native Ad Headline")),
+              (name: "MainImage", value: .image(image(id, "MainImage", 1200, 627))),
+              (name: "Caption", value: .text("A custom native format served by Ad Manager")),
+            ]),
+          media: MediaContent(), priority: 8, eCPM: 1.8,
+          deepLinks: ["gadexample://custom/10063170"],
+          landingPageURL:
+            "https://developers.google.com/ad-manager/mobile-ads-sdk/ios/native/custom-formats",
+          hasCustomClickAction: true))
+    }
+
+    // Unit 2: backfill (indirect, with AdChoices).
+    do {
+      let id = "backfill-app-install-1"
+      let images = [image(id, "image1", 1200, 627), image(id, "image2", 627, 627)]
+      creatives.append(
+        Creative(
+          id: id,
+          content: .native(
+            NativeAssets(
+              headline: "Backfill Puzzle Quest",
+              body: "Match gems, beat bosses and climb the weekly leaderboard.",
+              callToAction: "Install", store: "App Store", price: "$0.99", starRating: 4.0,
+              icon: image(id, "icon", 128, 128), images: images)),
+          media: .image(images[0]), adChoices: adChoices, priority: 10, eCPM: 1.2,
+          deepLinks: ["itms-apps://apps.apple.com/app/id000000001"],
+          landingPageURL: "https://apps.apple.com/app/id000000001"))
+    }
+    do {
+      let id = "backfill-content-1"
+      let images = [image(id, "image1", 1200, 627)]
+      creatives.append(
+        Creative(
+          id: id,
+          content: .native(
+            NativeAssets(
+              headline: "Backfill: Ten Tips for Better Sleep",
+              body: "Small changes to your evening routine that add up to better rest.",
+              callToAction: "Read more", advertiser: "Sleep Weekly",
+              icon: image(id, "icon", 128, 128), images: images)),
+          media: .image(images[0]), adChoices: adChoices, priority: 5, eCPM: 0.9,
+          landingPageURL: "https://example.com/sleep-tips"))
+    }
+
+    // Unit 3: AdMob network (indirect, with AdChoices).
+    do {
+      let id = "admob-video-1"
+      let images = [image(id, "image1", 1280, 720)]
+      creatives.append(
+        Creative(
+          id: id,
+          content: .native(
+            NativeAssets(
+              headline: "Test Ad: Google Mobile Ads Video",
+              body: "Video native ad for testing.", callToAction: "Watch", advertiser: "Google",
+              icon: image(id, "icon", 128, 128), images: images)),
+          media: MediaContent(
+            aspectRatio: 1280.0 / 720.0, hasVideoContent: true, duration: 30,
+            mainImage: images[0]),
+          adChoices: adChoices, priority: 10, eCPM: 2.5,
+          landingPageURL: "https://developers.google.com/admob/ios/native/video-ads"))
+    }
+    do {
+      let id = "admob-app-install-1"
+      let images = [image(id, "image1", 1200, 627)]
+      creatives.append(
+        Creative(
+          id: id,
+          content: .native(
+            NativeAssets(
+              headline: "Test Ad: Google Mobile Ads",
+              body: "App install native ad for testing.", callToAction: "Install",
+              store: "Google Play", price: "Free", starRating: 4.5,
+              icon: image(id, "icon", 128, 128), images: images)),
+          media: .image(images[0]), adChoices: adChoices, priority: 5, eCPM: 1.0,
+          landingPageURL: "https://play.google.com/store/apps/details?id=com.google.android.gms"
+        ))
+    }
+
+    return Inventory(
+      formats: [customFormat],
+      creatives: creatives,
+      adUnits: [
+        AdUnit(
+          id: directNativeAdUnitID,
+          creativeIDs: ["native-app-install-1", "native-content-1", "custom-10063170-1"]),
+        AdUnit(
+          id: backfillNativeAdUnitID,
+          creativeIDs: ["backfill-app-install-1", "backfill-content-1"]),
+        AdUnit(id: adMobNativeAdUnitID, creativeIDs: ["admob-video-1", "admob-app-install-1"]),
+      ])
+  }
+
+  /// A built-in creative image: a placeholder PNG at the conventional static URL.
+  private static func image(_ creativeID: String, _ name: String, _ width: Int, _ height: Int)
+    -> AdImage
+  {
+    AdImage(
+      url: "https://static.native-ads.test/creatives/\(creativeID)/\(name).png", scale: 1,
+      picture: .placeholder(width: width, height: height, colorKey: creativeID, shapeKey: name))
+  }
+}

@@ -1,0 +1,46 @@
+/// Everything a `loadAd` call asks for: the ad unit, the formats the app can render, the loader
+/// options and the request targeting.
+///
+/// Built by the RPC layer from the call's params and passed to ``AdManager/load(_:owner:)``.
+/// Targeting fields (`keywords`, `contentURL`, `customTargeting`) are carried but do not affect
+/// decisioning.
+public struct AdRequest: Sendable {
+  /// The ad unit to load from, e.g. `/21775744923/example/native`.
+  public var adUnitID: String
+  /// The ad kinds the app can render. Must not be empty. Default `[.native]`.
+  public var adTypes: [AdKind]
+  /// The custom native format IDs the app can render; required and non-empty when `adTypes`
+  /// contains ``AdKind/customNative``.
+  public var customNativeAdFormatIDs: [String]
+  /// The loader options.
+  public var options: LoaderOptions
+  /// Whether the app marked this as a test request (nil when not said).
+  public var isTestRequest: Bool?
+  /// Targeting keywords.
+  public var keywords: [String]
+  /// The URL of the content next to which the ad is shown.
+  public var contentURL: String?
+  /// Custom targeting key-values (a single string value is a one-element array).
+  public var customTargeting: [String: [String]]
+
+  /// Creates a request for `adUnitID`; every other field defaults to the SDK's default.
+  public init(
+    adUnitID: String,
+    adTypes: [AdKind] = [.native],
+    customNativeAdFormatIDs: [String] = [],
+    options: LoaderOptions = LoaderOptions(),
+    isTestRequest: Bool? = nil,
+    keywords: [String] = [],
+    contentURL: String? = nil,
+    customTargeting: [String: [String]] = [:]
+  ) {
+    self.adUnitID = adUnitID
+    self.adTypes = adTypes
+    self.customNativeAdFormatIDs = customNativeAdFormatIDs
+    self.options = options
+    self.isTestRequest = isTestRequest
+    self.keywords = keywords
+    self.contentURL = contentURL
+    self.customTargeting = customTargeting
+  }
+}

@@ -1,0 +1,19 @@
+/// What a load did (`GADResponseInfo`): carried by every loaded ad and every load failure.
+public struct ResponseInfo: Sendable, Equatable {
+  /// An identifier for this response, fresh for every load.
+  public var responseIdentifier: String
+  /// The source that filled the request, or nil when none did.
+  public var loadedAdNetworkResponseInfo: AdNetworkInfo?
+  /// Every source tried, in order.
+  public var adNetworkInfoArray: [AdNetworkInfo]
+
+  /// Creates response info.
+  public init(
+    responseIdentifier: String, loadedAdNetworkResponseInfo: AdNetworkInfo?,
+    adNetworkInfoArray: [AdNetworkInfo]
+  ) {
+    self.responseIdentifier = responseIdentifier
+    self.loadedAdNetworkResponseInfo = loadedAdNetworkResponseInfo
+    self.adNetworkInfoArray = adNetworkInfoArray
+  }
+}

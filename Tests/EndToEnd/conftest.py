@@ -1,0 +1,131 @@
+"""Fixtures of the native-ads end-to-end suite.
+
+* ``conn``: a connection to a running server, parametrized over the four transport x framing
+  combinations (stdio-ndjson, stdio-lsp, tcp-ndjson, tcp-lsp). Servers are shared by the tests
+  (one per stdio framing, one for TCP) and restarted if one dies; every test starts with a
+  round trip that drops whatever earlier tests left on the wire. Use
+  ``@pytest.mark.parametrize("conn", SUBSET, indirect=True)`` to run on fewer transports.
+* ``server_factory``: starts a private server with its own flags (stopped at teardown).
+* ``open_conn``: a connection of a given transport to a private server with given flags.
+* ``tcp_server``: the shared TCP server (for tests that open raw connections to it).
+
+The client helper itself lives in e2e_support.py.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from e2e_support import BIN, TRANSPORTS, Server, split_transport
+
+
+def pytest_collection_modifyitems(config, items):
+    if not (os.path.isfile(BIN) and os.access(BIN, os.X_OK)):
+        skip = pytest.mark.skip(reason=f"native-ads binary not found at {BIN} (set NATIVE_ADS_BIN)")
+        for item in items:
+            item.add_marker(skip)
+
+
+class SharedServers:
+    def __init__(self, workdir: str):
+        self.workdir = workdir
+        self._servers: dict[str, Server] = {}
+
+    def _get(self, key: str, **kw) -> Server:
+        s = self._servers.get(key)
+        broken = s is not None and (
+            not s.alive() or s.stdio.violation is not None or (s.serves_stdio and s.stdio.closed_by_peer)
+        )
+        if s is None or broken:
+            if s is not None:
+                s.stop()
+            s = Server(self.workdir, **kw)
+            self._servers[key] = s
+        return s
+
+    def stdio(self, framing: str) -> Server:
+        return self._get(f"stdio-{framing}", stdio=True, framing=framing)
+
+    def tcp(self) -> Server:
+        return self._get("tcp", stdio=False, tcp=True)
+
+    def close_all(self) -> None:
+        for s in self._servers.values():
+            s.stop()
+
+
+@pytest.fixture(scope="session")
+def shared_servers(tmp_path_factory):
+    shared = SharedServers(str(tmp_path_factory.mktemp("shared-servers")))
+    yield shared
+    shared.close_all()
+
+
+@pytest.fixture(params=TRANSPORTS)
+def conn(request, shared_servers):
+    kind, framing = split_transport(request.param)
+    if kind == "stdio":
+        srv = shared_servers.stdio(framing)
+        c = srv.stdio
+    else:
+        srv = shared_servers.tcp()
+        c = srv.connect(framing, sync=False)
+    c.server = srv
+    c.sync()
+    yield c
+    if kind == "tcp":
+        c.close()
+    problems = []
+    if not srv.alive():
+        problems.append(f"the server died during this test: {srv.describe()}")
+    if c.violation is not None:
+        problems.append(f"protocol violation on {c.name}: {c.violation}")
+    if kind == "tcp" and srv.stdio.received_bytes:
+        problems.append(f"a TCP-only server wrote {srv.stdio.received_bytes} bytes to stdout")
+    if problems:
+        pytest.fail("\n".join(problems))
+
+
+@pytest.fixture
+def tcp_server(shared_servers):
+    return shared_servers.tcp()
+
+
+@pytest.fixture
+def server_factory(tmp_path):
+    servers: list[Server] = []
+
+    def make(**kw) -> Server:
+        s = Server(str(tmp_path), **kw)
+        servers.append(s)
+        return s
+
+    yield make
+    problems = []
+    for s in servers:
+        s.stop()
+        if s.stdio.violation is not None:
+            problems.append(f"stdout of {' '.join(s.cmd)}: {s.stdio.violation}")
+        if not s.serves_stdio and s.stdio.received_bytes:
+            problems.append(f"{' '.join(s.cmd)} wrote {s.stdio.received_bytes} bytes to stdout without --stdio")
+    if problems:
+        pytest.fail("\n".join(problems))
+
+
+@pytest.fixture
+def open_conn(server_factory):
+    def make(transport: str, args=(), *, sync: bool = True):
+        kind, framing = split_transport(transport)
+        if kind == "stdio":
+            s = server_factory(stdio=True, framing=framing, args=args)
+            c = s.stdio
+        else:
+            s = server_factory(stdio=False, tcp=True, args=args)
+            c = s.connect(framing, sync=False)
+        c.server = s
+        if sync:
+            c.sync()
+        return c
+
+    return make

@@ -1,0 +1,913 @@
+"""Client helpers for the native-ads end-to-end tests.
+
+Everything here talks to the real binary over real pipes and sockets:
+
+* ``FrameParser`` splits what the server writes into frames, strictly: a byte that is not part
+  of a well-formed NDJSON line or Content-Length frame is a protocol violation (this is how the
+  suite checks that stdout carries protocol bytes only).
+* ``Conn`` is one JSON-RPC connection (the server's stdio or one TCP socket) in one framing.
+  A reader thread parses frames as they arrive; requests wait for the reply with their id while
+  server-initiated notifications (``adEvent``, ``customClick``) are kept in ``conn.notifications``.
+* ``Server`` starts ``native-ads`` with the given flags, finds its TCP port from the
+  ``listening on HOST:PORT`` line on stderr, and stops it.
+* Checks for the shapes of the wire contract (ads, images with real PNG bytes, response info).
+
+The binary path comes from ``NATIVE_ADS_BIN`` (default ``/work/main/.build/debug/native-ads``).
+"""
+from __future__ import annotations
+
+import base64
+import collections
+import datetime as _dt
+import itertools
+import json
+import os
+import re
+import signal
+import socket
+import struct
+import subprocess
+import threading
+import time
+import zlib
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+BIN = os.environ.get("NATIVE_ADS_BIN", "/work/main/.build/debug/native-ads")
+WAIT = float(os.environ.get("NATIVE_ADS_E2E_WAIT", "10"))
+
+NATIVE_UNIT = "/21775744923/example/native"
+BACKFILL_UNIT = "/21775744923/example/native-backfill"
+ADMOB_UNIT = "ca-app-pub-3940256099942544/3986624511"
+CUSTOM_FORMAT = "10063170"
+
+TRANSPORTS = ["stdio-ndjson", "stdio-lsp", "tcp-ndjson", "tcp-lsp"]
+NDJSON_TRANSPORTS = ["stdio-ndjson", "tcp-ndjson"]
+LSP_TRANSPORTS = ["stdio-lsp", "tcp-lsp"]
+TCP_TRANSPORTS = ["tcp-ndjson", "tcp-lsp"]
+
+MISSING = object()
+_counter = itertools.count(1)
+
+
+def split_transport(transport: str) -> tuple[str, str]:
+    kind, framing = transport.split("-")
+    assert kind in ("stdio", "tcp") and framing in ("ndjson", "lsp"), transport
+    return kind, framing
+
+
+# --------------------------------------------------------------------------------------------
+# Errors
+
+
+class ProtocolViolation(AssertionError):
+    """The server wrote bytes that are not a well-formed frame of the connection's framing."""
+
+
+class ConnectionClosed(AssertionError):
+    """The server closed the connection while the test was waiting for something."""
+
+
+class RpcError(Exception):
+    def __init__(self, response: dict):
+        err = response.get("error") or {}
+        self.response = response
+        self.code = err.get("code")
+        self.message = err.get("message")
+        self.data = err.get("data")
+        super().__init__(f"JSON-RPC error {self.code} {self.message!r} data={self.data!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# JSON helpers
+
+
+def dumps(obj: Any) -> bytes:
+    """Compact UTF-8 JSON, the way the tests send it."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def decode_json_strict(raw: bytes, where: str) -> Any:
+    try:
+        text = raw.decode("utf-8")  # strict: rejects invalid UTF-8 and encoded surrogates
+    except UnicodeDecodeError as e:
+        raise ProtocolViolation(f"{where} is not valid UTF-8 ({e}): {raw[:300]!r}") from None
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except ValueError as e:
+        raise ProtocolViolation(f"{where} is not JSON ({e}): {raw[:300]!r}") from None
+
+
+def same_id(a: Any, b: Any) -> bool:
+    """Ids are equal only with the same JSON type (1 != 1.0 != True != "1")."""
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, bool) or isinstance(b, bool):
+        return False
+    if isinstance(a, str) or isinstance(b, str):
+        return isinstance(a, str) and isinstance(b, str) and a == b
+    return type(a) is type(b) and a == b
+
+
+def is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_response(msg: Any) -> None:
+    """Every reply: jsonrpc 2.0, an id member, exactly one of result and error."""
+    assert isinstance(msg, dict), f"a response must be an object, got {msg!r}"
+    assert msg.get("jsonrpc") == "2.0", f"response without jsonrpc 2.0: {msg!r}"
+    assert "id" in msg, f"response without an id member: {msg!r}"
+    assert msg["id"] is None or isinstance(msg["id"], str) or is_number(msg["id"]), msg
+    assert ("result" in msg) != ("error" in msg), f"a response has exactly one of result/error: {msg!r}"
+    if "error" in msg:
+        err = msg["error"]
+        assert isinstance(err, dict), msg
+        assert is_int(err.get("code")), f"error.code must be an integer: {msg!r}"
+        assert isinstance(err.get("message"), str), f"error.message must be a string: {msg!r}"
+
+
+def check_reply_frame(msg: Any) -> None:
+    if isinstance(msg, list):
+        assert msg, "a batch reply is never an empty array"
+        for m in msg:
+            check_response(m)
+    else:
+        check_response(msg)
+
+
+def check_notification(msg: dict) -> None:
+    assert msg.get("jsonrpc") == "2.0", msg
+    assert isinstance(msg.get("method"), str), msg
+    if msg["method"] in ("adEvent", "customClick"):
+        assert "id" not in msg, f"{msg['method']} must be a notification (no id): {msg!r}"
+        assert isinstance(msg.get("params"), dict), msg
+
+
+def raw_id_pattern(token: bytes) -> re.Pattern:
+    """Matches `"id": <token>` in raw reply bytes, the token ending at `,` or `}`."""
+    return re.compile(rb'"id"\s*:\s*' + re.escape(token) + rb"\s*[,}]")
+
+
+def request_bytes(id_token: bytes | None, method: str = "e2e.noSuchMethod", params: Any = MISSING) -> bytes:
+    body = b'{"jsonrpc":"2.0"'
+    if id_token is not None:
+        body += b',"id":' + id_token
+    body += b',"method":' + dumps(method)
+    if params is not MISSING:
+        body += b',"params":' + dumps(params)
+    return body + b"}"
+
+
+# --------------------------------------------------------------------------------------------
+# Framing
+
+
+@dataclass
+class Frame:
+    raw: bytes  # the JSON text exactly as the server wrote it (NDJSON line without \n, or LSP body)
+    msg: Any
+
+    @property
+    def is_server_message(self) -> bool:
+        return isinstance(self.msg, dict) and "method" in self.msg
+
+
+def frame_body(framing: str, body: bytes) -> bytes:
+    if framing == "ndjson":
+        assert b"\n" not in body, "an NDJSON body cannot contain a newline"
+        return body + b"\n"
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+_HEADER_LINE = re.compile(rb"^[A-Za-z0-9-]+:[ \t]*[\x21-\x7e][\x20-\x7e]*$")
+
+
+class FrameParser:
+    """Strict parser of what the server writes."""
+
+    def __init__(self, framing: str):
+        assert framing in ("ndjson", "lsp")
+        self.framing = framing
+        self.buf = bytearray()
+
+    def feed(self, data: bytes) -> list[Frame]:
+        self.buf += data
+        out = []
+        while True:
+            f = self._next()
+            if f is None:
+                return out
+            out.append(f)
+
+    def _next(self) -> Frame | None:
+        if self.framing == "ndjson":
+            i = self.buf.find(b"\n")
+            if i < 0:
+                return None
+            line = bytes(self.buf[:i])
+            del self.buf[: i + 1]
+            if line.endswith(b"\r"):
+                line = line[:-1]
+            if not line.strip():
+                raise ProtocolViolation("an empty line in an NDJSON stream")
+            return Frame(line, decode_json_strict(line, "NDJSON line"))
+        i = self.buf.find(b"\r\n\r\n")
+        if i < 0:
+            if self.buf and not bytes(self.buf[:1]).isalpha():  # headers start with a letter
+                raise ProtocolViolation(f"bytes outside any LSP frame: {bytes(self.buf[:300])!r}")
+            if len(self.buf) > 8192:
+                raise ProtocolViolation(f"no end of LSP headers within 8 KiB: {bytes(self.buf[:300])!r}")
+            return None
+        header = bytes(self.buf[:i])
+        length = None
+        for line in header.split(b"\r\n"):
+            if not _HEADER_LINE.match(line):
+                raise ProtocolViolation(f"malformed LSP header line {line!r} in {header[:300]!r}")
+            name, _sep, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                v = value.strip()
+                if not v.isdigit():
+                    raise ProtocolViolation(f"bad Content-Length {v!r}")
+                length = int(v)
+        if length is None:
+            raise ProtocolViolation(f"LSP frame without Content-Length: {header!r}")
+        if len(self.buf) < i + 4 + length:
+            return None
+        body = bytes(self.buf[i + 4 : i + 4 + length])
+        del self.buf[: i + 4 + length]
+        return Frame(body, decode_json_strict(body, "LSP body"))
+
+
+def parse_all(framing: str, data: bytes) -> list[Frame]:
+    """Parses a complete byte stream; trailing partial frames are a violation."""
+    p = FrameParser(framing)
+    frames = p.feed(data)
+    if p.buf:
+        raise ProtocolViolation(f"truncated frame at the end of the stream: {bytes(p.buf[:300])!r}")
+    return frames
+
+
+# --------------------------------------------------------------------------------------------
+# Connections
+
+
+class Conn:
+    """One JSON-RPC connection. Subclasses provide _read_chunk, send_raw and close."""
+
+    def __init__(self, name: str, framing: str):
+        self.name = name
+        self.framing = framing
+        self._parser = FrameParser(framing)
+        self._cond = threading.Condition()
+        self._frames: collections.deque[Frame] = collections.deque()
+        self._eof = False
+        self._reset = False
+        self._violation: ProtocolViolation | None = None
+        self.received_bytes = 0
+        self.notifications: list[dict] = []  # server-initiated messages, in arrival order
+        self._consumed: set[int] = set()  # indexes of notifications returned by wait_notification
+        self._stash: list[Any] = []  # replies received while waiting for another id
+        self._ids = itertools.count(1)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _start_reader(self) -> None:
+        threading.Thread(target=self._reader_loop, name=f"reader-{self.name}", daemon=True).start()
+
+    def _read_chunk(self) -> bytes:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _reader_loop(self) -> None:
+        while True:
+            try:
+                data = self._read_chunk()
+            except (ConnectionResetError, BrokenPipeError):
+                with self._cond:
+                    self._reset = True
+                break
+            except OSError:
+                break
+            if not data:
+                break
+            with self._cond:
+                self.received_bytes += len(data)
+                try:
+                    frames = self._parser.feed(data)
+                except ProtocolViolation as e:
+                    self._violation = e
+                    self._cond.notify_all()
+                    break
+                self._frames.extend(frames)
+                self._cond.notify_all()
+        with self._cond:
+            self._eof = True
+            self._cond.notify_all()
+
+    @property
+    def violation(self) -> ProtocolViolation | None:
+        return self._violation
+
+    @property
+    def closed_by_peer(self) -> bool:
+        return self._eof
+
+    def next_frame(self, timeout: float = WAIT) -> Frame:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                if self._frames:
+                    return self._frames.popleft()
+                if self._violation is not None:
+                    raise ProtocolViolation(f"{self.name}: {self._violation}")
+                if self._eof:
+                    raise ConnectionClosed(
+                        f"{self.name}: the server closed the connection"
+                        f" (unparsed bytes: {bytes(self._parser.buf[:200])!r})"
+                    )
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError(f"{self.name}: nothing received within {timeout} s")
+                self._cond.wait(remaining)
+
+    def next_reply(self, timeout: float = WAIT) -> Frame:
+        """The next frame that is a reply (server notifications are kept aside)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            f = self.next_frame(max(0.0, deadline - time.monotonic()))
+            if f.is_server_message:
+                check_notification(f.msg)
+                self.notifications.append(f.msg)
+                continue
+            check_reply_frame(f.msg)
+            return f
+
+    def wait_reply(self, id: Any, timeout: float = WAIT) -> dict:
+        for i, m in enumerate(self._stash):
+            if isinstance(m, dict) and same_id(m.get("id"), id):
+                return self._stash.pop(i)
+        deadline = time.monotonic() + timeout
+        while True:
+            f = self.next_reply(max(0.0, deadline - time.monotonic()))
+            if isinstance(f.msg, dict) and "id" in f.msg and same_id(f.msg["id"], id):
+                return f.msg
+            self._stash.append(f.msg)
+
+    def read_until_closed(self, timeout: float = WAIT, allow_partial_after_reset: bool = False) -> list[Frame]:
+        """Every frame until the server closes the connection; a truncated last frame fails
+        (unless the connection was reset and allow_partial_after_reset is set)."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not self._eof:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError(f"{self.name}: the server did not close the connection within {timeout} s")
+                self._cond.wait(remaining)
+            if self._violation is not None:
+                raise ProtocolViolation(f"{self.name}: {self._violation}")
+            frames = list(self._frames)
+            self._frames.clear()
+            if self._parser.buf and not (allow_partial_after_reset and self._reset):
+                raise ProtocolViolation(
+                    f"{self.name}: truncated frame at close: {bytes(self._parser.buf[:300])!r}"
+                )
+            return frames
+
+    @property
+    def was_reset(self) -> bool:
+        return self._reset
+
+    @property
+    def pending_bytes(self) -> int:
+        """Bytes received that do not (yet) form a complete frame."""
+        with self._cond:
+            return len(self._parser.buf)
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def send_raw(self, data: bytes) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def close(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def frame(self, body: bytes) -> bytes:
+        return frame_body(self.framing, body)
+
+    def send_body(self, body: bytes) -> None:
+        self.send_raw(self.frame(body))
+
+    def send(self, obj: Any) -> None:
+        self.send_body(dumps(obj))
+
+    def new_id(self) -> int:
+        return next(self._ids)
+
+    def request(self, method: str, params: Any = MISSING, *, id: Any = MISSING, timeout: float = WAIT) -> dict:
+        """Sends a request and returns the whole response object."""
+        if id is MISSING:
+            id = self.new_id()
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "id": id, "method": method}
+        if params is not MISSING:
+            msg["params"] = params
+        self.send(msg)
+        return self.wait_reply(id, timeout)
+
+    def call(self, method: str, params: dict | None = None, **kw: Any) -> Any:
+        """Sends a request and returns its result; a JSON-RPC error raises RpcError."""
+        p = dict(params or {})
+        p.update(kw)
+        resp = self.request(method, p)
+        if "error" in resp:
+            raise RpcError(resp)
+        return resp["result"]
+
+    def error(self, method: str, params: Any = MISSING, **kw: Any) -> dict:
+        """Sends a request that must fail and returns its error object."""
+        if kw:
+            params = dict({} if params is MISSING else params, **kw)
+        resp = self.request(method, params)
+        assert "error" in resp, f"{method} {params!r} should have failed, got {resp!r}"
+        return resp["error"]
+
+    def notify(self, method: str, params: Any = MISSING) -> None:
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not MISSING:
+            msg["params"] = params
+        self.send(msg)
+
+    # -- notifications ----------------------------------------------------------------------
+
+    def wait_notification(
+        self, method: str, predicate: Callable[[dict], bool] = lambda p: True, timeout: float = WAIT
+    ) -> dict:
+        """Params of the first not-yet-returned notification `method` matching predicate."""
+        deadline = time.monotonic() + timeout
+        scanned = 0
+        while True:
+            for i in range(scanned, len(self.notifications)):
+                n = self.notifications[i]
+                if i not in self._consumed and n.get("method") == method and predicate(n.get("params") or {}):
+                    self._consumed.add(i)
+                    return n.get("params")
+            scanned = len(self.notifications)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(
+                    f"{self.name}: no {method} notification matching the test within {timeout} s;"
+                    f" got {self.notifications!r}"
+                )
+            f = self.next_frame(remaining)
+            if f.is_server_message:
+                check_notification(f.msg)
+                self.notifications.append(f.msg)
+            else:
+                check_reply_frame(f.msg)
+                self._stash.append(f.msg)
+
+    def ad_events(self, ad_id: str | None = None) -> list[dict]:
+        return [
+            n["params"]
+            for n in self.notifications
+            if n.get("method") == "adEvent" and (ad_id is None or (n.get("params") or {}).get("adId") == ad_id)
+        ]
+
+    def barrier(self) -> None:
+        """A round trip: everything the server sent before it has been read."""
+        self.request("e2e.barrier")
+
+    def sync(self) -> None:
+        """Round trip and forget everything received so far (start of a test)."""
+        token = f"e2e-sync-{next(_counter)}"
+        self.send({"jsonrpc": "2.0", "id": token, "method": "e2e.sync"})
+        deadline = time.monotonic() + WAIT
+        while True:
+            f = self.next_frame(max(0.0, deadline - time.monotonic()))
+            if isinstance(f.msg, dict) and f.msg.get("id") == token and "method" not in f.msg:
+                break
+        self.notifications.clear()
+        self._consumed.clear()
+        self._stash.clear()
+
+
+class TcpConn(Conn):
+    def __init__(self, host: str, port: int, framing: str, name: str | None = None, rcvbuf: int | None = None):
+        super().__init__(name or f"tcp-{framing}", framing)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if rcvbuf:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock.settimeout(WAIT)
+        self.sock.connect((host, port))
+        self.sock.settimeout(None)
+        self._closed = False
+        self._start_reader()
+
+    def _read_chunk(self) -> bytes:
+        return self.sock.recv(262144)
+
+    def send_raw(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def shutdown_write(self) -> None:
+        self.sock.shutdown(socket.SHUT_WR)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+
+
+class StdioConn(Conn):
+    """The server's stdin/stdout. Always attached to stdout (to check it stays pure)."""
+
+    def __init__(self, proc: subprocess.Popen, framing: str, name: str = "stdio"):
+        super().__init__(f"{name}-{framing}", framing)
+        self.proc = proc
+        self._stdout_fd = proc.stdout.fileno()
+        self._start_reader()
+
+    def _read_chunk(self) -> bytes:
+        return os.read(self._stdout_fd, 262144)
+
+    def send_raw(self, data: bytes) -> None:
+        assert self.proc.stdin is not None, "stdin is not a pipe"
+        fd = self.proc.stdin.fileno()
+        view = memoryview(data)
+        while view:
+            n = os.write(fd, view)
+            view = view[n:]
+
+    def close_stdin(self) -> None:
+        if self.proc.stdin is not None and not self.proc.stdin.closed:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.close_stdin()
+
+
+# --------------------------------------------------------------------------------------------
+# Server process
+
+
+class Server:
+    def __init__(
+        self,
+        workdir: str,
+        *,
+        stdio: bool = True,
+        tcp: bool = False,
+        framing: str = "ndjson",
+        args: Iterable[Any] = (),
+        stdin: Any = MISSING,
+    ):
+        self.serves_stdio = stdio
+        self.cmd = [BIN]
+        if stdio:
+            self.cmd.append("--stdio")
+        if tcp:
+            self.cmd += ["--tcp", "127.0.0.1:0"]
+        self.cmd += [str(a) for a in args]
+        n = next(_counter)
+        self.stderr_path = os.path.join(workdir, f"native-ads-{n}.stderr")
+        self._stderr = open(self.stderr_path, "wb")
+        if stdin is MISSING:
+            stdin = subprocess.PIPE if stdio else subprocess.DEVNULL
+        self.proc = subprocess.Popen(
+            self.cmd, stdin=stdin, stdout=subprocess.PIPE, stderr=self._stderr, bufsize=0
+        )
+        # stdout is always read: for a stdio server it is the protocol, otherwise it must stay empty.
+        self.stdio = StdioConn(self.proc, framing)
+        self.host = "127.0.0.1"
+        self.tcp_conns: list[TcpConn] = []
+        self.port = self._wait_for_port() if tcp else None
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def stderr_text(self) -> str:
+        try:
+            with open(self.stderr_path, "rb") as f:
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def describe(self) -> str:
+        tail = self.stderr_text()[-2000:]
+        return f"{' '.join(self.cmd)} (exit code {self.proc.poll()}); stderr tail:\n{tail}"
+
+    def _wait_for_port(self) -> int:
+        deadline = time.monotonic() + WAIT
+        pat = re.compile(r"listening on (\S+):(\d+)")
+        while time.monotonic() < deadline:
+            m = pat.search(self.stderr_text())
+            if m:
+                return int(m.group(2))
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the server exited before listening: {self.describe()}")
+            time.sleep(0.01)
+        raise AssertionError(f"no 'listening on HOST:PORT' line on stderr within {WAIT} s: {self.describe()}")
+
+    def connect(self, framing: str = "ndjson", *, sync: bool = True, name: str | None = None,
+                rcvbuf: int | None = None) -> TcpConn:
+        assert self.port is not None, "this server does not serve TCP"
+        c = TcpConn(self.host, self.port, framing, name=name, rcvbuf=rcvbuf)
+        self.tcp_conns.append(c)
+        if sync:
+            c.sync()
+        return c
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def signal(self, sig: int) -> None:
+        self.proc.send_signal(sig)
+
+    def wait(self, timeout: float = WAIT) -> int:
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"the server did not exit within {timeout} s: {' '.join(self.cmd)}") from None
+
+    def vmrss_kb(self) -> int:
+        with open(f"/proc/{self.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        raise AssertionError("no VmRSS in /proc status")
+
+    def stop(self) -> int | None:
+        """Best-effort stop for fixture teardown."""
+        for c in self.tcp_conns:
+            c.close()
+        if self.proc.poll() is None:
+            self.stdio.close_stdin()
+            try:
+                self.proc.send_signal(signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self._stderr.close()
+        return self.proc.returncode
+
+
+# --------------------------------------------------------------------------------------------
+# Contract shape checks
+
+IMAGE_URL = re.compile(r"^https://static\.native-ads\.test/\S+\.png$")
+CREATIVE_IMAGE_URL = re.compile(r"^https://static\.native-ads\.test/creatives/[^/\s]+/[^/\s]+\.png$")
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_ADAM7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Validates a PNG (signature, chunk CRCs, IHDR, IDAT size) and returns (width, height)."""
+    assert data[:8] == PNG_SIGNATURE, f"not a PNG signature: {data[:8]!r}"
+    pos = 8
+    ihdr = None
+    idat = bytearray()
+    seen_end = False
+    while pos + 12 <= len(data):
+        length, ctype = struct.unpack(">I4s", data[pos : pos + 8])
+        chunk = data[pos + 8 : pos + 8 + length]
+        assert len(chunk) == length, f"truncated {ctype!r} chunk"
+        (crc,) = struct.unpack(">I", data[pos + 8 + length : pos + 12 + length])
+        assert zlib.crc32(ctype + chunk) & 0xFFFFFFFF == crc, f"bad CRC in {ctype!r} chunk"
+        pos += 12 + length
+        if ctype == b"IHDR":
+            ihdr = struct.unpack(">IIBBBBB", chunk)
+        elif ctype == b"IDAT":
+            idat += chunk
+        elif ctype == b"IEND":
+            seen_end = True
+            break
+    assert ihdr is not None, "PNG without IHDR"
+    assert seen_end, "PNG without IEND"
+    w, h, depth, color, _comp, _filt, interlace = ihdr
+    channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[color]
+    raw = zlib.decompress(bytes(idat))
+
+    def row_bytes(width: int) -> int:
+        return (width * channels * depth + 7) // 8
+
+    if interlace == 0:
+        expected = h * (1 + row_bytes(w))
+    else:
+        expected = 0
+        for x0, y0, dx, dy in _ADAM7:
+            pw = (w - x0 + dx - 1) // dx if w > x0 else 0
+            ph = (h - y0 + dy - 1) // dy if h > y0 else 0
+            if pw and ph:
+                expected += ph * (1 + row_bytes(pw))
+    assert len(raw) == expected, f"IDAT holds {len(raw)} bytes, a {w}x{h} PNG needs {expected}"
+    return w, h
+
+
+def check_image(img: Any, width: int | None = None, height: int | None = None, *, loaded: bool = True,
+                scale: float | None = None, creative: bool = False) -> dict:
+    """An Image; `creative` images (icon, images, media, custom image assets) live under
+    /creatives/<creativeID>/<name>.png."""
+    assert isinstance(img, dict), f"an Image is an object, got {img!r}"
+    pattern = CREATIVE_IMAGE_URL if creative else IMAGE_URL
+    assert isinstance(img.get("url"), str) and pattern.match(img["url"]), f"unexpected image url: {img.get('url')!r}"
+    assert is_number(img.get("scale")) and img["scale"] > 0, img
+    assert is_int(img.get("width")) and is_int(img.get("height")), img
+    if width is not None:
+        assert (img["width"], img["height"]) == (width, height), img
+    if scale is not None:
+        assert img["scale"] == scale, img
+    if loaded:
+        assert img.get("mimeType") == "image/png", {k: v for k, v in img.items() if k != "data"}
+        assert isinstance(img.get("data"), str), "a loaded Image carries base64 data"
+        png = base64.b64decode(img["data"], validate=True)
+        assert png_size(png) == (img["width"], img["height"]), "PNG size differs from the Image's width/height"
+    else:
+        assert "data" not in img and "mimeType" not in img, (
+            f"with disableImageLoading an Image has no data/mimeType: { {k: v for k, v in img.items() if k != 'data'} }"
+        )
+    return img
+
+
+def check_ad_network_info(info: Any) -> None:
+    assert isinstance(info, dict), info
+    assert isinstance(info.get("adNetworkClassName"), str), info
+    assert isinstance(info.get("adSourceName"), str), info
+    assert is_number(info.get("latency")) and info["latency"] >= 0, info
+    assert "error" in info, info
+    err = info["error"]
+    if err is not None:
+        assert is_int(err.get("code")) and isinstance(err.get("domain"), str) and isinstance(err.get("message"), str), err
+
+
+def check_response_info(ri: Any) -> None:
+    assert isinstance(ri, dict), ri
+    assert isinstance(ri.get("responseIdentifier"), str) and ri["responseIdentifier"], ri
+    assert "loadedAdNetworkResponseInfo" in ri, ri
+    if ri["loadedAdNetworkResponseInfo"] is not None:
+        check_ad_network_info(ri["loadedAdNetworkResponseInfo"])
+    assert isinstance(ri.get("adNetworkInfoArray"), list), ri
+    for info in ri["adNetworkInfoArray"]:
+        check_ad_network_info(info)
+
+
+_RFC3339_UTC = re.compile(r"^(\d{4}-\d\d-\d\d)[Tt](\d\d:\d\d:\d\d)(\.\d+)?(Z|z|\+00:00)$")
+
+
+def parse_rfc3339_utc(s: Any) -> float:
+    assert isinstance(s, str), s
+    m = _RFC3339_UTC.match(s)
+    assert m, f"not an RFC 3339 UTC time: {s!r}"
+    frac = (m.group(3) or "")[:7]  # '.' + at most 6 digits
+    dt = _dt.datetime.fromisoformat(f"{m.group(1)}T{m.group(2)}{frac}+00:00")
+    return dt.timestamp()
+
+
+NATIVE_ONLY = ("headline", "body", "callToAction", "store", "price", "advertiser", "starRating", "icon", "images",
+               "extraAssets")
+CUSTOM_ONLY = ("formatID", "availableAssetKeys")
+
+
+def check_media_content(mc: Any, *, loaded: bool = True) -> None:
+    assert isinstance(mc, dict), mc
+    assert is_number(mc.get("aspectRatio")) and mc["aspectRatio"] >= 0, mc
+    assert isinstance(mc.get("hasVideoContent"), bool), mc
+    assert is_number(mc.get("duration")), mc
+    assert is_number(mc.get("currentTime")), mc
+    assert "mainImage" in mc, mc
+    if mc["mainImage"] is not None:
+        check_image(mc["mainImage"], loaded=loaded, creative=True)
+
+
+def check_ad(ad: Any, *, loaded: bool = True, loaded_between: tuple[float, float] | None = None) -> dict:
+    """Checks the common Ad shape of contract section 4."""
+    assert isinstance(ad, dict), ad
+    assert isinstance(ad.get("adId"), str) and ad["adId"], ad
+    assert ad.get("kind") in ("native", "customNative"), ad
+    if ad["kind"] == "native":
+        assert isinstance(ad.get("headline"), str), ad
+        for k in ("body", "callToAction", "store", "price", "advertiser"):
+            assert k in ad and (ad[k] is None or isinstance(ad[k], str)), (k, ad.get(k))
+        assert "starRating" in ad and (ad["starRating"] is None or (is_number(ad["starRating"]) and 0 <= ad["starRating"] <= 5))
+        assert "icon" in ad
+        if ad["icon"] is not None:
+            check_image(ad["icon"], loaded=loaded, creative=True)
+        assert isinstance(ad.get("images"), list), ad
+        for img in ad["images"]:
+            check_image(img, loaded=loaded, creative=True)
+        assert isinstance(ad.get("extraAssets"), dict), ad
+        for k in CUSTOM_ONLY:
+            assert k not in ad, f"a native ad has no {k}"
+    else:
+        assert isinstance(ad.get("formatID"), str), ad
+        assert isinstance(ad.get("availableAssetKeys"), list) and all(isinstance(k, str) for k in ad["availableAssetKeys"])
+        for k in NATIVE_ONLY:
+            assert k not in ad, f"a customNative ad has no {k}"
+    check_media_content(ad.get("mediaContent"), loaded=loaded)
+    assert "adChoices" in ad, ad
+    if ad["adChoices"] is not None:
+        ac = ad["adChoices"]
+        assert ac.get("position") in ("topRight", "topLeft", "bottomRight", "bottomLeft"), ac
+        check_image(ac.get("image"), loaded=loaded)
+        assert isinstance(ac.get("clickURL"), str), ac
+    check_response_info(ad.get("responseInfo"))
+    expires = parse_rfc3339_utc(ad.get("expiresAt"))
+    if loaded_between is not None:
+        lo, hi = loaded_between
+        assert lo + 3600 - 30 <= expires <= hi + 3600 + 30, (
+            f"expiresAt {ad['expiresAt']} is not one hour after the load"
+        )
+    return ad
+
+
+def load_ads(conn: Conn, unit: str = NATIVE_UNIT, **params: Any) -> dict:
+    """loadAd; checks the result shape and every ad in it."""
+    p = {"adUnitID": unit}
+    p.update(params)
+    before = time.time()
+    result = conn.call("loadAd", p)
+    after = time.time()
+    assert isinstance(result, dict) and isinstance(result.get("ads"), list), result
+    assert result["ads"], "a successful load has at least one ad"
+    check_response_info(result.get("responseInfo"))
+    loaded = not ((params.get("options") or {}).get("disableImageLoading") or False)
+    for ad in result["ads"]:
+        check_ad(ad, loaded=loaded, loaded_between=(before, after))
+    return result
+
+
+def load_one(conn: Conn, unit: str = NATIVE_UNIT, **params: Any) -> dict:
+    result = load_ads(conn, unit, **params)
+    assert len(result["ads"]) == 1, [a.get("headline") for a in result["ads"]]
+    return result["ads"][0]
+
+
+def load_custom(conn: Conn, **params: Any) -> dict:
+    ad = load_one(conn, NATIVE_UNIT, adTypes=["customNative"], customNativeAdFormatIDs=[CUSTOM_FORMAT], **params)
+    assert ad["kind"] == "customNative", ad
+    return ad
+
+
+def assert_error(err: Any, code: int, message: str | None = None) -> dict:
+    assert isinstance(err, dict), err
+    assert err.get("code") == code, f"expected error {code}, got {err!r}"
+    if message is not None:
+        assert err.get("message") == message, f"expected message {message!r}, got {err.get('message')!r}"
+    return err
+
+
+def assert_ad_not_found(err: dict) -> None:
+    assert_error(err, 2001)
+    data = err.get("data")
+    if isinstance(data, dict) and "name" in data:
+        assert data["name"] == "adNotFound", err
+
+
+def wait_until(predicate: Callable[[], bool], timeout: float = WAIT, interval: float = 0.05, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        if predicate():
+            return
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"timed out waiting for {what or predicate}")
+        time.sleep(interval)
+
+
+def tcp_queues(local_port: int, remote_port: int) -> tuple[int, int] | None:
+    """(tx_queue, rx_queue) of the socket local_port<->remote_port from /proc/net/tcp*."""
+    for path in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(path) as f:
+                lines = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            parts = line.split()
+            if len(parts) < 5:
+                continue
+            lp = int(parts[1].rsplit(":", 1)[1], 16)
+            rp = int(parts[2].rsplit(":", 1)[1], 16)
+            if lp == local_port and rp == remote_port:
+                tx, rx = parts[4].split(":")
+                return int(tx, 16), int(rx, 16)
+    return None

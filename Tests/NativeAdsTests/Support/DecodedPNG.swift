@@ -1,0 +1,116 @@
+/// A PNG parsed and decoded by test code: chunks checked (CRC-32, order), IDAT inflated and
+/// unfiltered into RGB rows.
+struct DecodedPNG {
+  enum Failure: Error, Equatable {
+    case badSignature
+    case truncated
+    case badCRC(String)
+    case badChunkOrder([String])
+    case unsupportedHeader
+    case wrongDecompressedSize(expected: Int, actual: Int)
+    case badFilter(Int)
+    case inflate(TestInflater.Failure)
+  }
+
+  var width: Int
+  var height: Int
+  var chunkTypes: [String]
+  var decompressedSize: Int
+  /// RGB bytes, row by row, `width * 3` bytes a row.
+  var pixels: [UInt8]
+
+  func color(column: Int, row: Int) -> [UInt8] {
+    let start = (row * width + column) * 3
+    return Array(pixels[start..<start + 3])
+  }
+
+  init(_ png: [UInt8]) throws(Failure) {
+    guard png.count > 8, Array(png[0..<8]) == [137, 80, 78, 71, 13, 10, 26, 10] else {
+      throw .badSignature
+    }
+    func u32(_ at: Int) -> Int {
+      Int(png[at]) << 24 | Int(png[at + 1]) << 16 | Int(png[at + 2]) << 8 | Int(png[at + 3])
+    }
+    var offset = 8
+    var types: [String] = []
+    var header: [UInt8] = []
+    var idat: [UInt8] = []
+    while offset < png.count {
+      guard offset + 12 <= png.count else { throw .truncated }
+      let length = u32(offset)
+      guard offset + 12 + length <= png.count else { throw .truncated }
+      let type = String(decoding: png[offset + 4..<offset + 8], as: UTF8.self)
+      let body = Array(png[offset + 8..<offset + 8 + length])
+      let crc = UInt32(u32(offset + 8 + length))
+      guard crc == Self.crc32(Array(png[offset + 4..<offset + 8 + length])) else {
+        throw .badCRC(type)
+      }
+      types.append(type)
+      if type == "IHDR" { header = body }
+      if type == "IDAT" { idat += body }
+      offset += 12 + length
+    }
+    guard types.first == "IHDR", types.last == "IEND", types.contains("IDAT") else {
+      throw .badChunkOrder(types)
+    }
+    guard header.count == 13 else { throw .unsupportedHeader }
+    let width = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+    let height =
+      Int(header[4]) << 24 | Int(header[5]) << 16 | Int(header[6]) << 8 | Int(header[7])
+    // 8-bit truecolour, deflate, adaptive filtering, no interlace.
+    guard Array(header[8..<13]) == [8, 2, 0, 0, 0] else { throw .unsupportedHeader }
+
+    let raw: [UInt8]
+    do {
+      raw = try TestInflater.zlibDecompress(idat)
+    } catch {
+      throw .inflate(error)
+    }
+    let stride = width * 3
+    guard raw.count == height * (stride + 1) else {
+      throw .wrongDecompressedSize(expected: height * (stride + 1), actual: raw.count)
+    }
+    var pixels = [UInt8](repeating: 0, count: height * stride)
+    for row in 0..<height {
+      let filter = Int(raw[row * (stride + 1)])
+      for index in 0..<stride {
+        let x = raw[row * (stride + 1) + 1 + index]
+        let a = index >= 3 ? pixels[row * stride + index - 3] : 0
+        let b = row > 0 ? pixels[(row - 1) * stride + index] : 0
+        let c = row > 0 && index >= 3 ? pixels[(row - 1) * stride + index - 3] : 0
+        let predictor: UInt8
+        switch filter {
+        case 0: predictor = 0
+        case 1: predictor = a
+        case 2: predictor = b
+        case 3: predictor = UInt8((Int(a) + Int(b)) / 2)
+        case 4:
+          let p = Int(a) + Int(b) - Int(c)
+          let pa = abs(p - Int(a))
+          let pb = abs(p - Int(b))
+          let pc = abs(p - Int(c))
+          predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+        default: throw .badFilter(filter)
+        }
+        pixels[row * stride + index] = x &+ predictor
+      }
+    }
+    self.width = width
+    self.height = height
+    self.chunkTypes = types
+    self.decompressedSize = raw.count
+    self.pixels = pixels
+  }
+
+  /// An independent bitwise CRC-32, so that the test does not trust the encoder's table.
+  static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+      crc ^= UInt32(byte)
+      for _ in 0..<8 {
+        crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1
+      }
+    }
+    return ~crc
+  }
+}
