@@ -25,9 +25,9 @@ struct Options {
     TRANSPORTS:
       --stdio                    Serve JSON-RPC on stdin/stdout. EOF on stdin: flush, exit 0
                                  (or just close stdio when TCP is also served).
-      --tcp HOST:PORT            Listen on HOST:PORT (IPv4, or IPv6 as [::1]:PORT). Port 0
-                                 picks a free port; the server prints `listening on HOST:PORT`
-                                 on stderr.
+      --tcp HOST:PORT            Listen on HOST:PORT (IPv4, or IPv6 as [::1]:PORT; a bare
+                                 PORT binds 127.0.0.1). Port 0 picks a free port; the server
+                                 prints `listening on HOST:PORT` on stderr.
 
     LIMITS:
       --max-message-bytes N      Largest message accepted (default 16777216).
@@ -125,11 +125,15 @@ struct Options {
     return .run(o)
   }
 
-  /// `HOST:PORT`, `[IPv6]:PORT`; `localhost` means 127.0.0.1.
+  /// `HOST:PORT`, `[IPv6]:PORT`, `:PORT` or `PORT`; `localhost` and an empty host mean
+  /// 127.0.0.1 (the server binds loopback unless told otherwise).
   static func parseAddress(_ text: String) throws(UsageError) -> (host: String, port: Int) {
     var host: Substring
     var portText: Substring
-    if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+    if !text.isEmpty, text.allSatisfy(\.isNumber) {
+      host = ""
+      portText = Substring(text)
+    } else if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
       host = text[text.index(after: text.startIndex)..<close]
       let rest = text[text.index(after: close)...]
       guard rest.hasPrefix(":") else {
@@ -144,7 +148,7 @@ struct Options {
     }
     if host.isEmpty || host == "localhost" { host = "127.0.0.1" }
     guard let port = Int(portText), (0...65535).contains(port) else {
-      throw UsageError(message: "--tcp port must be 0 to 65535, got \"\(portText)\"")
+      throw UsageError(message: "--tcp \"\(text)\": the port must be 0 to 65535")
     }
     return (String(host), port)
   }
