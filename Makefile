@@ -21,7 +21,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 ## run: build and serve the built-in test inventory on stdio and on TCP 127.0.0.1:7411.
 run: release
