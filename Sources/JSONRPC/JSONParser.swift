@@ -239,7 +239,14 @@ private struct TapeBuilder {
     var i = at + 1
     var escaped = false
     while true {
-      // Fast path: plain ASCII.
+      // Fast path: plain ASCII, eight bytes at a time. A word is skipped when none of its
+      // bytes is a control character, '"', '\\' or non-ASCII.
+      let base = UnsafeRawPointer(p.baseAddress!)
+      while i + 8 <= n {
+        let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        if Self.hasSpecialByte(w) { break }
+        i += 8
+      }
       while i < n {
         let c = p[i]
         if c < 0x20 || c == 0x22 || c == 0x5C || c >= 0x80 { break }
@@ -284,6 +291,23 @@ private struct TapeBuilder {
       }
       i = try validateUTF8Sequence(p, i)
     }
+  }
+
+  /// Whether any byte of `w` is below 0x20, '"', '\\' or 0x80 and above (exact test).
+  @inline(__always)
+  static func hasSpecialByte(_ w: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    // For bytes below 0x80, (b + 0x60) sets the high bit iff b >= 0x20; so a control byte is
+    // one whose (b + 0x60) lacks the high bit. Bytes at or above 0x80 are caught by `w & high`.
+    let low7 = w & ~high
+    let notControl = (low7 &+ ones &* 0x60) & high
+    let quote = low7 ^ (ones &* 0x22)
+    let backslash = low7 ^ (ones &* 0x5C)
+    // A zero byte b of x: (x & 0x7F) + 0x7F has no high bit, and x itself has none.
+    let quoteZero = ~((quote &+ ones &* 0x7F) | quote) & high
+    let backslashZero = ~((backslash &+ ones &* 0x7F) | backslash) & high
+    return (w & high) | (~notControl & high) | quoteZero | backslashZero != 0
   }
 
   @inline(__always)
