@@ -3,6 +3,7 @@ line, and the purity of stdout."""
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import signal
 import socket
@@ -256,3 +257,28 @@ def test_version_and_help_print_to_stdout_and_exit_zero(flag):
     else:
         assert any(ch.isdigit() for ch in text), text
         assert "listening" not in err.decode("utf-8", "replace")
+
+
+def test_stdin_may_be_a_terminal():
+    import pty
+    import termios
+
+    master, slave = pty.openpty()
+    attrs = termios.tcgetattr(slave)
+    attrs[3] &= ~termios.ECHO  # no echo: only the server reads what is typed
+    termios.tcsetattr(slave, termios.TCSANOW, attrs)
+    try:
+        proc = subprocess.Popen([BIN, "--stdio"], stdin=slave, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL)
+        os.close(slave)
+        slave = -1
+        os.write(master, request_bytes(b"1") + b"\n")
+        line = proc.stdout.readline()
+        assert json.loads(line)["error"]["code"] == -32601
+        os.write(master, b"\x04")  # end of input at the start of a line
+        assert proc.wait(WAIT) == 0
+        assert proc.stdout.read() == b""
+    finally:
+        os.close(master)
+        if slave >= 0:
+            os.close(slave)
