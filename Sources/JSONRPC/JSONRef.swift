@@ -160,8 +160,7 @@ public struct JSONRef {
 
   /// The member named by a runtime string.
   public func member(_ key: String) -> JSONRef? {
-    for (name, value) in members where name == key { return value }
-    return nil
+    members.last { $0.key == key }?.value
   }
 
   /// Members of an object in document order; empty for non-objects.

@@ -38,11 +38,13 @@ public struct NDJSONFramer {
         j = n
       }
       let segment = UnsafeBufferPointer(rebasing: p[i..<j])
+      // Buffering allows one byte over the limit for a trailing '\r', which `emit` strips
+      // before its exact check.
       if j == n {
         // Partial line: buffer it (or keep discarding).
         if discarding {
           discardedBytes += segment.count
-        } else if pending.count + segment.count > maxMessageBytes {
+        } else if pending.count + segment.count > maxMessageBytes + 1 {
           discarding = true
           discardedBytes = pending.count + segment.count
           pending.removeAll(keepingCapacity: false)
@@ -60,7 +62,7 @@ public struct NDJSONFramer {
       } else if pending.isEmpty {
         proceed = emit(segment, sink)
       } else {
-        if pending.count + segment.count > maxMessageBytes {
+        if pending.count + segment.count > maxMessageBytes + 1 {
           proceed = sink(.oversized(size: pending.count + segment.count))
         } else {
           pending.append(contentsOf: segment)

@@ -1,0 +1,210 @@
+import JSONRPC
+import Testing
+
+@Suite struct JSONWriterTests {
+  private func written(_ body: (inout JSONWriter) -> Void) -> String {
+    var w = JSONWriter()
+    body(&w)
+    return String(decoding: w.bytes, as: UTF8.self)
+  }
+
+  // MARK: Strings
+
+  @Test func escapesQuotesBackslashesAndControlCharacters() {
+    let text = written { $0.string("a\"b\\c\nd\re\tf\u{08}g\u{0C}h\u{0}i\u{1F}j\u{01}") }
+    #expect(text == #""a\"b\\c\nd\re\tf\bg\fh\u0000i\u001fj\u0001""#)
+  }
+
+  @Test func leavesSlashDeleteAndUnicodeAsTheyAre() {
+    let text = written { $0.string("/ \u{7F} é € 😀 \u{2028} \u{10FFFF}") }
+    #expect(text == "\"/ \u{7F} é € 😀 \u{2028} \u{10FFFF}\"")
+  }
+
+  @Test func escapedStringsParseBackToTheSameText() throws {
+    var all = ""
+    for scalar in 0..<0x80 { all.unicodeScalars.append(Unicode.Scalar(UInt8(scalar))) }
+    all += "é€😀"
+    let text = written { $0.string(all) }
+    #expect(try parse(text) == .string(all))
+  }
+
+  @Test func anOptionalStringWritesNullWhenAbsent() {
+    #expect(written { $0.string(nil as String?) } == "null")
+    #expect(written { $0.string("x" as String?) } == #""x""#)
+  }
+
+  // MARK: Numbers
+
+  @Test(arguments: [
+    (4.5, "4.5"),
+    (30.0, "30"),
+    (1200.0 / 627.0, "1.9138755980861244"),
+    (1280.0 / 720.0, "1.7777777777777777"),
+    (0.1, "0.1"),
+    (-2.0, "-2"),
+    (-0.0, "0"),
+    (0.0, "0"),
+    (2.5, "2.5"),
+  ])
+  func formatsDoublesAsTheShortestRoundTrippingText(value: Double, expected: String) {
+    #expect(JSONWriter.format(value) == expected)
+    #expect(written { $0.double(value) } == expected)
+  }
+
+  @Test func largeAndTinyDoublesAreStillValidJSONNumbers() throws {
+    for value in [
+      1e15, -1e15, 1e300, 1.5e-300, 123_456_789_012_345_678.0, Double.leastNonzeroMagnitude,
+    ] {
+      let text = written { $0.double(value) }
+      let parsed = try parse(text)
+      guard case .number(let token) = parsed else {
+        Issue.record("\(text) is not a number")
+        continue
+      }
+      #expect(Double(token) == value)
+    }
+  }
+
+  @Test func nonFiniteDoublesBecomeNull() {
+    #expect(written { $0.double(.infinity) } == "null")
+    #expect(written { $0.double(-.infinity) } == "null")
+    #expect(written { $0.double(.nan) } == "null")
+    #expect(JSONValue.double(.nan) == .null)
+  }
+
+  @Test(arguments: [0, 7, 9, 10, -1, -10, 1_234_567, Int.max, Int.min])
+  func writesIntegersInDecimal(value: Int) {
+    #expect(written { $0.int(value) } == String(value))
+  }
+
+  // MARK: Structure and commas
+
+  @Test func placesCommasBetweenMembersAndElements() {
+    let text = written { w in
+      w.beginObject()
+      w.key("a")
+      w.int(1)
+      w.key("b")
+      w.beginArray()
+      w.element()
+      w.bool(true)
+      w.element()
+      w.null()
+      w.element()
+      w.beginObject()
+      w.endObject()
+      w.element()
+      w.beginArray()
+      w.endArray()
+      w.endArray()
+      w.key("c")
+      w.string("x")
+      w.endObject()
+    }
+    #expect(text == #"{"a":1,"b":[true,null,{},[]],"c":"x"}"#)
+  }
+
+  @Test func needsCommaStartsFalseAndFollowsEachValue() {
+    var w = JSONWriter()
+    #expect(!w.needsComma)
+    w.beginObject()
+    #expect(!w.needsComma)
+    w.key("a")
+    #expect(!w.needsComma)
+    w.int(1)
+    #expect(w.needsComma)
+    w.endObject()
+    #expect(w.needsComma)
+    w.element()
+    #expect(!w.needsComma)
+  }
+
+  @Test func aFragmentWrittenWithNeedsCommaSplicesAfterOtherMembers() {
+    var fragment = JSONWriter()
+    fragment.needsComma = true
+    fragment.key("b")
+    fragment.int(2)
+    fragment.key("c")
+    fragment.null()
+    var w = JSONWriter()
+    w.beginObject()
+    w.key("a")
+    w.int(1)
+    w.raw(fragment.bytes)
+    w.key("d")
+    w.bool(false)
+    w.endObject()
+    #expect(String(decoding: w.bytes, as: UTF8.self) == #"{"a":1,"b":2,"c":null,"d":false}"#)
+  }
+
+  @Test func runtimeKeysAreEscaped() {
+    let text = written { w in
+      w.beginObject()
+      w.key("plain" as String)
+      w.int(1)
+      w.key("q\"uo\\te\n" as String)
+      w.int(2)
+      w.endObject()
+    }
+    #expect(text == #"{"plain":1,"q\"uo\\te\n":2}"#)
+  }
+
+  @Test func initIntoAppendsToExistingBytes() {
+    var w = JSONWriter(into: Array("prefix:".utf8))
+    w.string("x")
+    #expect(String(decoding: w.bytes, as: UTF8.self) == #"prefix:"x""#)
+  }
+
+  // MARK: JSONValue
+
+  @Test func writesEveryJSONValueCase() {
+    let value = JSONValue.object([
+      ("n", .null), ("b", .bool(true)), ("i", .int(-3)), ("d", .double(2.5)),
+      ("big", .number("18446744073709551617")), ("s", .string("é\"")),
+      ("a", .array([.int(1), .array([]), .object([])])), ("r", .raw(Array(#"{"x":[1]}"#.utf8))),
+    ])
+    #expect(
+      value.jsonText
+        == #"{"n":null,"b":true,"i":-3,"d":2.5,"big":18446744073709551617,"s":"é\"","a":[1,[],{}],"r":{"x":[1]}}"#
+    )
+  }
+
+  @Test func jsonTextParsesBackToAnEqualValue() throws {
+    let value = JSONValue.object([
+      ("id", .number("-0")), ("list", .array([.string("a\u{1}"), .bool(false), .null])),
+      ("nested", .object([("k", .number("1.50"))])),
+    ])
+    #expect(try parse(value.jsonText) == value)
+  }
+
+  @Test func jsonValueSubscriptReturnsTheLastOfRepeatedKeys() {
+    let value = JSONValue.object([("a", .int(1)), ("a", .int(2))])
+    #expect(value["a"] == .int(2))
+    #expect(value["b"] == nil)
+    #expect(JSONValue.array([])["a"] == nil)
+  }
+
+  @Test func jsonValueEqualityIsStructuralAndOrdered() {
+    #expect(JSONValue.number("1") != .number("1.0"))
+    #expect(
+      JSONValue.object([("a", .null), ("b", .null)]) != .object([("b", .null), ("a", .null)]))
+    #expect(JSONValue.array([.null]) != .array([.null, .null]))
+    #expect(JSONValue.raw([0x31]) == .raw([0x31]))
+    #expect(JSONValue.string("1") != .number("1"))
+  }
+
+  // MARK: Framing
+
+  @Test func ndjsonFramingAppendsANewline() {
+    var out: [UInt8] = []
+    Framing.ndjson.frame(Array("{}".utf8), into: &out)
+    Framing.ndjson.frame(Array("[]".utf8), into: &out)
+    #expect(String(decoding: out, as: UTF8.self) == "{}\n[]\n")
+  }
+
+  @Test func contentLengthFramingCountsBytesNotCharacters() {
+    var out: [UInt8] = []
+    Framing.contentLength.frame(Array(#""é€😀""#.utf8), into: &out)
+    #expect(String(decoding: out, as: UTF8.self) == "Content-Length: 11\r\n\r\n\"é€😀\"")
+  }
+}
