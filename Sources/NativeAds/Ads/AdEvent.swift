@@ -11,6 +11,8 @@ public struct AdEvent: Sendable, Equatable {
   /// For clicks, the canonical asset key clicked (e.g. `headline`, never an alias); nil for
   /// impressions.
   public var assetKey: String?
+  /// The reason given with a mute, nil otherwise.
+  public var reason: String? = nil
   /// When, in seconds since the Unix epoch.
   public var time: Double
 

@@ -9,4 +9,6 @@ public enum ClickAction: String, Sendable, CaseIterable {
   case landingPage
   /// Open the AdChoices page given in the outcome (the click was not counted).
   case adChoices
+  /// Nothing to open: the click was not recorded (see ``ClickOutcome/reason``).
+  case none
 }

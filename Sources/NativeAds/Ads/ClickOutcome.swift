@@ -6,11 +6,19 @@ public struct ClickOutcome: Sendable, Equatable {
   public var action: ClickAction
   /// The URL to open; nil for ``ClickAction/customClickHandler``.
   public var url: String?
+  /// Why the click was not recorded (nil when recorded, and for AdChoices clicks).
+  public var reason: NotRecordedReason?
 
   /// Creates an outcome.
-  public init(recorded: Bool, action: ClickAction, url: String?) {
+  public init(recorded: Bool, action: ClickAction, url: String?, reason: NotRecordedReason? = nil) {
     self.recorded = recorded
     self.action = action
     self.url = url
+    self.reason = reason
+  }
+
+  /// A click that records nothing and opens nothing.
+  public static func notRecorded(_ reason: NotRecordedReason) -> ClickOutcome {
+    ClickOutcome(recorded: false, action: .none, url: nil, reason: reason)
   }
 }

@@ -7,10 +7,13 @@ public struct AdChoicesInfo: Sendable {
   public var image: AdImage
   /// The "Why this ad?" page.
   public var clickURL: String
+  /// The ad attribution an indirect ad must show ("Ad", "Advertisement" or "Sponsored").
+  public var attribution: String
 
   /// Creates AdChoices info.
-  public init(image: AdImage, clickURL: String) {
+  public init(image: AdImage, clickURL: String, attribution: String = "Ad") {
     self.image = image
     self.clickURL = clickURL
+    self.attribution = attribution
   }
 }

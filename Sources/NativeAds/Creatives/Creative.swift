@@ -20,6 +20,10 @@ public struct Creative: Sendable {
   /// Whether the creative has a custom click action, so that a custom click handler takes over
   /// its clicks (meaningful for custom formats only).
   public var hasCustomClickAction: Bool
+  /// What a request must match for this creative to serve.
+  public var targeting: Targeting
+  /// The reasons offered by Mute This Ad; empty when the creative does not offer it.
+  public var muteThisAdReasons: [String]
 
   /// The ad kind this creative is served as.
   public var kind: AdKind { content.kind }
@@ -38,7 +42,9 @@ public struct Creative: Sendable {
     eCPM: Double = 0,
     deepLinks: [String] = [],
     landingPageURL: String,
-    hasCustomClickAction: Bool = false
+    hasCustomClickAction: Bool = false,
+    targeting: Targeting = Targeting(),
+    muteThisAdReasons: [String] = []
   ) {
     self.id = id
     self.content = content
@@ -49,5 +55,7 @@ public struct Creative: Sendable {
     self.deepLinks = deepLinks
     self.landingPageURL = landingPageURL
     self.hasCustomClickAction = hasCustomClickAction
+    self.targeting = targeting
+    self.muteThisAdReasons = muteThisAdReasons
   }
 }

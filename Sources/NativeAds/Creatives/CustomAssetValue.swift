@@ -4,6 +4,8 @@ public enum CustomAssetValue: Sendable {
   case text(String)
   /// An image asset.
   case image(AdImage)
+  /// A video asset: the creative's ``Creative/media`` describes it.
+  case video
 
   /// The text, when this is a text asset.
   public var text: String? {

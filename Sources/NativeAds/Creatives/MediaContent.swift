@@ -11,16 +11,24 @@ public struct MediaContent: Sendable {
   public var duration: Double
   /// The image shown when there is no video.
   public var mainImage: AdImage?
+  /// Whether the video may be driven by the app's own controls (granted only when the loader
+  /// also asked for custom controls).
+  public var customControlsAllowed: Bool
+  /// Whether the video may expand on click (granted only when the loader asked for it).
+  public var clickToExpandAllowed: Bool
 
   /// Creates media content; defaults describe empty media.
   public init(
     aspectRatio: Double = 0, hasVideoContent: Bool = false, duration: Double = 0,
-    mainImage: AdImage? = nil
+    mainImage: AdImage? = nil, customControlsAllowed: Bool = false,
+    clickToExpandAllowed: Bool = false
   ) {
     self.aspectRatio = aspectRatio
     self.hasVideoContent = hasVideoContent
     self.duration = duration
     self.mainImage = mainImage
+    self.customControlsAllowed = customControlsAllowed
+    self.clickToExpandAllowed = clickToExpandAllowed
   }
 
   /// Media with no video showing `image`, with the image's aspect ratio.

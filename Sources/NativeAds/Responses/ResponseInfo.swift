@@ -6,6 +6,8 @@ public struct ResponseInfo: Sendable, Equatable {
   public var loadedAdNetworkResponseInfo: AdNetworkInfo?
   /// Every source tried, in order.
   public var adNetworkInfoArray: [AdNetworkInfo]
+  /// The request's `isTestRequest`, when it gave one.
+  public var isTestRequest: Bool? = nil
 
   /// Creates response info.
   public init(

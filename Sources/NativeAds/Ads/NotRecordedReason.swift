@@ -1,0 +1,15 @@
+/// Why an impression or a click was not recorded (the `reason` of the wire results).
+public enum NotRecordedReason: String, Sendable, CaseIterable {
+  /// The impression was recorded before (impressions count once).
+  case alreadyRecorded
+  /// The ad is past its `expiresAt`.
+  case expired
+  /// The user muted the ad (Mute This Ad).
+  case muted
+  /// The ad view is registered and the asset is not one of its clickable assets.
+  case notClickable
+  /// `reportVisibility` on a native ad whose view is not registered.
+  case notRegistered
+  /// `reportVisibility` with no visible pixel.
+  case notVisible
+}

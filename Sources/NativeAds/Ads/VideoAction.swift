@@ -1,0 +1,4 @@
+/// An action on a video controller (`videoControl`).
+public enum VideoAction: String, Sendable, CaseIterable {
+  case play, pause, stop, mute, unmute
+}
