@@ -21,7 +21,9 @@ let package = Package(
     .target(name: "UVTransport", dependencies: ["CLibUV"], swiftSettings: hotPath),
     .target(name: "JSONRPC", swiftSettings: hotPath),
     .target(name: "NativeAds", swiftSettings: hotPath),
-    .target(name: "NativeAdsRPC", dependencies: ["JSONRPC", "NativeAds"], swiftSettings: hotPath),
+    .target(
+      name: "NativeAdsRPC", dependencies: ["JSONRPC", "NativeAds"],
+      resources: [.embedInCode("Resources/builtin-store.json")], swiftSettings: hotPath),
     .executableTarget(
       name: "native-ads",
       dependencies: ["UVTransport", "NativeAdsRPC", "JSONRPC", "NativeAds"],

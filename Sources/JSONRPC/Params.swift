@@ -9,6 +9,9 @@ public struct Params {
   public let object: JSONRef?
   private let prefix: String
 
+  /// The path prefix of this object's fields (`"options."`, `"creatives[3]."`).
+  public var pathPrefix: String { prefix }
+
   public init(_ object: JSONRef?, prefix: String = "") {
     self.object = object
     self.prefix = prefix

@@ -72,7 +72,45 @@ enum AdJSON {
       write(entry, into: &w)
     }
     w.endArray()
+    if let isTestRequest = info.isTestRequest {
+      w.key("isTestRequest")
+      w.bool(isTestRequest)
+    }
     w.endObject()
+  }
+
+  /// `"videoController":{...},"currentTime":n,"duration":n` (members of an enclosing object).
+  static func writeVideoMembers(_ state: VideoControllerState, into w: inout JSONWriter) {
+    w.key("videoController")
+    writeVideoController(state, into: &w)
+    w.key("currentTime")
+    w.double(state.currentTime)
+    w.key("duration")
+    w.double(state.duration)
+  }
+
+  /// `{"isMuted","customControlsEnabled","clickToExpandEnabled","playbackState"}`.
+  static func writeVideoController(_ state: VideoControllerState, into w: inout JSONWriter) {
+    w.beginObject()
+    w.key("isMuted")
+    w.bool(state.isMuted)
+    w.key("customControlsEnabled")
+    w.bool(state.customControlsEnabled)
+    w.key("clickToExpandEnabled")
+    w.bool(state.clickToExpandEnabled)
+    w.key("playbackState")
+    w.string(state.playbackState.rawValue)
+    w.endObject()
+  }
+
+  /// RFC 3339 UTC with milliseconds: `2026-11-30T01:48:20.123Z`.
+  static func timestampWithMilliseconds(_ seconds: Double) -> String {
+    let whole = seconds.rounded(.down)
+    let millis = min(999, Int(((seconds - whole) * 1000).rounded(.down)))
+    var text = formatRFC3339(whole)
+    text.removeLast()  // "Z"
+    let digits = String(millis)
+    return text + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
   }
 
   static func encode(_ info: ResponseInfo) -> [UInt8] {

@@ -35,4 +35,36 @@ enum Base64 {
       }
     }
   }
+
+  /// Decodes standard base64 (padding optional, no whitespace); `nil` when malformed.
+  static func decode(_ text: String) -> [UInt8]? {
+    var out: [UInt8] = []
+    out.reserveCapacity(text.utf8.count / 4 * 3)
+    var accumulator: UInt32 = 0
+    var bits = 0
+    var padding = 0
+    for c in text.utf8 {
+      let v: UInt32
+      switch c {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"): v = UInt32(c - UInt8(ascii: "A"))
+      case UInt8(ascii: "a")...UInt8(ascii: "z"): v = UInt32(c - UInt8(ascii: "a") + 26)
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): v = UInt32(c - UInt8(ascii: "0") + 52)
+      case UInt8(ascii: "+"): v = 62
+      case UInt8(ascii: "/"): v = 63
+      case UInt8(ascii: "="):
+        padding += 1
+        continue
+      default: return nil
+      }
+      if padding > 0 { return nil }
+      accumulator = accumulator << 6 | v
+      bits += 6
+      if bits >= 8 {
+        bits -= 8
+        out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+      }
+    }
+    guard padding <= 2, bits < 6 else { return nil }
+    return out
+  }
 }

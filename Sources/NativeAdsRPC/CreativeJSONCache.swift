@@ -12,6 +12,8 @@ final class CreativeJSONCache {
     var withImageData: Bool
     var multipleImages: Bool
     var adChoicesPosition: AdChoicesPosition
+    /// Video options (only for creatives with video: the initial controller state).
+    var video: UInt8
   }
 
   private var entries: [Key: [UInt8]] = [:]
@@ -23,7 +25,10 @@ final class CreativeJSONCache {
     let key = Key(
       creativeID: ad.creative.id, withImageData: !options.disableImageLoading,
       multipleImages: options.shouldRequestMultipleImages,
-      adChoicesPosition: options.adChoicesPosition)
+      adChoicesPosition: options.adChoicesPosition,
+      video: ad.creative.media.hasVideoContent
+        ? (options.startMuted ? 1 : 0) | (options.customControlsRequested ? 2 : 0)
+          | (options.clickToExpandRequested ? 4 : 0) : 0)
     if let cached = entries[key] { return cached }
     let encoded = Self.encode(ad)
     entries[key] = encoded
@@ -96,6 +101,17 @@ final class CreativeJSONCache {
     w.int(0)
     w.key("mainImage")
     AdJSON.write(withData ? media.mainImage : nil, withData: withData, into: &w)
+    if media.hasVideoContent {
+      let options = ad.options
+      w.key("videoController")
+      AdJSON.writeVideoController(
+        VideoControllerState(
+          isMuted: options.startMuted,
+          customControlsEnabled: options.customControlsRequested && media.customControlsAllowed,
+          clickToExpandEnabled: options.clickToExpandRequested && media.clickToExpandAllowed,
+          duration: media.duration),
+        into: &w)
+    }
     w.endObject()
     w.key("adChoices")
     if let choices = creative.adChoices {
@@ -106,9 +122,20 @@ final class CreativeJSONCache {
       AdJSON.write(choices.image, withData: withData, into: &w)
       w.key("clickURL")
       w.string(choices.clickURL)
+      w.key("attribution")
+      w.string(choices.attribution)
       w.endObject()
     } else {
       w.null()
+    }
+    if !creative.muteThisAdReasons.isEmpty {
+      w.key("muteThisAdReasons")
+      w.beginArray()
+      for reason in creative.muteThisAdReasons {
+        w.element()
+        w.string(reason)
+      }
+      w.endArray()
     }
     return w.bytes
   }

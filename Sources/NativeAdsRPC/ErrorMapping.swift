@@ -16,7 +16,8 @@ extension AdLoadError {
 }
 
 extension AdObjectError {
-  /// 2001 adNotFound, 2002 assetNotFound, 2003 wrongAdKind; `data` names the ad (and key).
+  /// 2001 adNotFound, 2002 assetNotFound, 2003 wrongAdKind, 2004 muteNotOffered; `data` names
+  /// the ad (and key). Errors about a param's value are `-32602` naming the field.
   var rpcError: RPCError {
     var data: [(String, JSONValue)] = [("name", .string(name)), ("adId", .string(adId))]
     let code: Int
@@ -26,6 +27,17 @@ extension AdObjectError {
       code = 2002
       data.append(("key", .string(key)))
     case .wrongAdKind: code = 2003
+    case .muteNotOffered: code = 2004
+    case .invalidAssetKey(_, let field, let key):
+      return .invalidParams(
+        field: field,
+        "\"\(key)\" is not an asset name or identifier (headline, callToAction, icon, body, advertiser, store, price, image, starRating, mediaView, 3001-3010)"
+      )
+    case .mediaViewNotClickable(_, let field):
+      return .invalidParams(field: field, "mediaView may not be clickable")
+    case .invalidMuteReason(_, _, let offered):
+      let list = offered.map { "\"\($0)\"" }.joined(separator: ", ")
+      return .invalidParams(field: "reason", "must be one of the reasons the ad offers: \(list)")
     }
     return RPCError(code: code, message: message, data: .object(data))
   }

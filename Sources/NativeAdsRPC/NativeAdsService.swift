@@ -41,14 +41,30 @@ public final class NativeAdsService: AdEventSink {
   // MARK: AdEventSink
 
   public func adManager(_ manager: AdManager, didRecord event: AdEvent) {
-    sessions[event.owner]?.notify("adEvent") { w in
+    guard let session = sessions[event.owner] else { return }
+    if event.event.isVideoEvent {
+      session.notify("videoEvent") { w in
+        w.beginObject()
+        w.key("adId")
+        w.string(event.adId)
+        w.key("event")
+        w.string(event.event.wireName)
+        w.endObject()
+      }
+      return
+    }
+    session.notify("adEvent") { w in
       w.beginObject()
       w.key("adId")
       w.string(event.adId)
       w.key("event")
-      w.string(event.event.rawValue)
+      w.string(event.event.wireName)
       w.key("assetKey")
       w.string(event.assetKey)
+      if let reason = event.reason {
+        w.key("reason")
+        w.string(reason)
+      }
       w.endObject()
     }
   }

@@ -20,12 +20,27 @@ struct MethodContext {
 }
 
 /// Every method the service answers, registered in this order.
-let allMethods: [any ServiceMethod.Type] = [
-  LoadAd.self,
-  StringForKey.self,
-  ImageForKey.self,
-  PerformClickOnAsset.self,
-  RecordImpression.self,
-  SetCustomClickHandler.self,
-  ReleaseAd.self,
-]
+var allMethods: [any ServiceMethod.Type] {
+  [
+    LoadAd.self,
+    StringForKey.self,
+    ImageForKey.self,
+    PerformClickOnAsset.self,
+    RecordImpression.self,
+    SetCustomClickHandler.self,
+    ReleaseAd.self,
+    RegisterAdView.self,
+    UnregisterAdView.self,
+    ReportVisibility.self,
+    ReportScreenDismissed.self,
+    MuteThisAd.self,
+    VideoControl.self,
+    GetVideoState.self,
+    GetEvents.self,
+    StoreDefineFormat.self,
+    StorePutCreative.self,
+    StorePutAdUnit.self,
+    StoreRemove.self,
+    StoreList.self,
+  ]
+}

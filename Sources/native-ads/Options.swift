@@ -12,6 +12,9 @@ struct Options {
   var seed: UInt64?
   var adLifetimeSeconds: Double = 3600
   var shutdownTimeoutMilliseconds: UInt64 = 5000
+  var storeFile: String?
+  var withBuiltIn = false
+  var maxEvents = 100_000
 
   static let version = "native-ads 0.1.0 (wire contract 1)"
 
@@ -41,6 +44,12 @@ struct Options {
                                  (default 67108864).
       --shutdown-timeout-ms N    On SIGINT/SIGTERM, wait this long for replies to drain
                                  before closing connections anyway (default 5000).
+
+    INVENTORY:
+      --store FILE               Serve the inventory in FILE (schemas/store.schema.json)
+                                 instead of the built-in test ad units.
+      --with-builtin             With --store: serve the built-in units too.
+      --max-events N             Events kept in the log for getEvents (default 100000).
 
     BEHAVIOUR:
       --seed N                   Seed for response identifiers and ad IDs (default: time).
@@ -103,6 +112,9 @@ struct Options {
       case "--max-queued-bytes": o.transport.maxQueuedBytes = try positive(arg)
       case "--shutdown-timeout-ms": o.shutdownTimeoutMilliseconds = UInt64(try positive(arg))
       case "--ad-lifetime": o.adLifetimeSeconds = Double(try positive(arg))
+      case "--store": o.storeFile = try value(arg)
+      case "--with-builtin": o.withBuiltIn = true
+      case "--max-events": o.maxEvents = try positive(arg)
       case "--seed":
         let text = try value(arg)
         guard let s = UInt64(text) else {
@@ -116,6 +128,9 @@ struct Options {
       i += 1
     }
     if !o.stdio && o.tcp == nil { o.stdio = true }
+    if o.withBuiltIn && o.storeFile == nil {
+      throw UsageError(message: "--with-builtin needs --store FILE")
+    }
     guard o.transport.writeLowWater < o.transport.writeHighWater else {
       throw UsageError(message: "--write-low-water must be below --write-high-water")
     }

@@ -21,10 +21,16 @@ do {
 let log = Log(level: options.logLevel)
 do {
   let eventLoop = try EventLoop(limits: options.transport)
+  let inventory: Inventory
+  do {
+    inventory = try InventoryLoading.inventory(for: options)
+  } catch {
+    Log.line("native-ads: error: \(error)")
+    exit(1)
+  }
   let manager = AdManager(
-    inventory: Inventory.builtIn(), clock: SystemClock(),
-    seed: options.seed ?? UInt64(truncatingIfNeeded: Int(SystemClock().now() * 1_000_000)),
-    adLifetime: options.adLifetimeSeconds)
+    inventory: inventory, clock: SystemClock(), seed: options.seed,
+    adLifetime: options.adLifetimeSeconds, maxEvents: options.maxEvents)
   let dispatcher = Dispatcher(limits: options.rpc)
   let service = NativeAdsService(manager: manager, dispatcher: dispatcher)
   let server = Server(

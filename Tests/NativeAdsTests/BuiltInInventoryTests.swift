@@ -11,7 +11,7 @@ struct BuiltInImage: Sendable, CustomTestStringConvertible {
   /// and the AdChoices icon.
   static func all() -> [BuiltInImage] {
     var images: [AdImage] = []
-    for creative in Inventory.builtIn().creatives.values.sorted(by: { $0.id < $1.id }) {
+    for creative in Inventory.fixture().creatives.values.sorted(by: { $0.id < $1.id }) {
       switch creative.content {
       case .native(let assets):
         images += [assets.icon].compactMap { $0 } + assets.images
@@ -49,7 +49,7 @@ struct BuiltInImage: Sendable, CustomTestStringConvertible {
   }
 
   @Test func buildingTheInventoryEncodesNoImage() {
-    let inventory = Inventory.builtIn()
+    let inventory = Inventory.fixture()
     let creative = inventory.creative("native-app-install-1")
     let icon = creative?.content.nativeAssets?.icon
     #expect(icon?.isDataMaterialized == false)
@@ -59,16 +59,16 @@ struct BuiltInImage: Sendable, CustomTestStringConvertible {
 
   @Test func buildingTheInventoryIsFast() {
     let clock = SystemClock()
-    _ = Inventory.builtIn()
+    _ = Inventory.fixture()
     let start = clock.now()
-    for _ in 0..<10 { _ = Inventory.builtIn() }
+    for _ in 0..<10 { _ = Inventory.fixture() }
     let perBuild = (clock.now() - start) / 10
     // Well under 1 ms in release builds; debug builds and busy machines get slack.
     #expect(perBuild < 0.005)
   }
 
   @Test func imageBytesAreCachedAndSharedByTheMediaImage() throws {
-    let inventory = Inventory.builtIn()
+    let inventory = Inventory.fixture()
     let creative = try #require(inventory.creative("native-content-1"))
     let media = try #require(creative.media.mainImage)
     let first = try #require(creative.content.nativeAssets?.images.first)
@@ -78,7 +78,7 @@ struct BuiltInImage: Sendable, CustomTestStringConvertible {
   }
 
   @Test func theBuiltInUnitsListTheirCreatives() {
-    let inventory = Inventory.builtIn()
+    let inventory = Inventory.fixture()
     #expect(
       inventory.adUnit("/21775744923/example/native")?.creativeIDs == [
         "native-app-install-1", "native-content-1", "custom-10063170-1",
@@ -91,11 +91,17 @@ struct BuiltInImage: Sendable, CustomTestStringConvertible {
       inventory.adUnit("ca-app-pub-3940256099942544/3986624511")?.creativeIDs == [
         "admob-video-1", "admob-app-install-1",
       ])
-    #expect(inventory.creatives.count == 7)
+    #expect(
+      inventory.adUnit("/21775744923/example/native-video")?.creativeIDs == [
+        "video-native-1", "custom-video-12406343-1",
+      ])
+    #expect(inventory.creatives.count == 9)
+    #expect(inventory.adUnits.count == 4)
+    #expect(Set(inventory.formats.keys) == ["10063170", "12406343"])
   }
 
   @Test func theSampleCustomFormatHasThreeRequiredAssets() throws {
-    let format = try #require(Inventory.builtIn().format("10063170"))
+    let format = try #require(Inventory.fixture().format("10063170"))
     #expect(
       format.assets == [
         CustomAssetDefinition(name: "Headline", type: .text, required: true),
@@ -105,8 +111,11 @@ struct BuiltInImage: Sendable, CustomTestStringConvertible {
   }
 
   @Test func directSoldCreativesHaveNoAdChoicesAndIndirectOnesDo() {
-    let inventory = Inventory.builtIn()
-    for id in ["native-app-install-1", "native-content-1", "custom-10063170-1"] {
+    let inventory = Inventory.fixture()
+    for id in [
+      "native-app-install-1", "native-content-1", "custom-10063170-1", "video-native-1",
+      "custom-video-12406343-1",
+    ] {
       #expect(inventory.creative(id)?.isIndirect == false)
       #expect(inventory.creative(id)?.adChoices == nil)
     }
@@ -121,7 +130,7 @@ struct BuiltInImage: Sendable, CustomTestStringConvertible {
   }
 
   @Test func theAppInstallCreativeMatchesItsDescription() throws {
-    let creative = try #require(Inventory.builtIn().creative("native-app-install-1"))
+    let creative = try #require(Inventory.fixture().creative("native-app-install-1"))
     let assets = try #require(creative.content.nativeAssets)
     #expect(creative.priority == 10 && creative.eCPM == 2.0)
     #expect(assets.headline == "Flood-It! 2")
@@ -137,7 +146,7 @@ struct BuiltInImage: Sendable, CustomTestStringConvertible {
   }
 
   @Test func theCustomCreativeHasNoMediaImage() throws {
-    let creative = try #require(Inventory.builtIn().creative("custom-10063170-1"))
+    let creative = try #require(Inventory.fixture().creative("custom-10063170-1"))
     #expect(creative.kind == .customNative)
     #expect(creative.media.mainImage == nil && creative.media.aspectRatio == 0)
     #expect(creative.hasCustomClickAction)
@@ -151,7 +160,7 @@ struct BuiltInImage: Sendable, CustomTestStringConvertible {
   }
 
   @Test func theVideoCreativeHasSixteenByNineVideoMedia() throws {
-    let creative = try #require(Inventory.builtIn().creative("admob-video-1"))
+    let creative = try #require(Inventory.fixture().creative("admob-video-1"))
     #expect(creative.media.hasVideoContent)
     #expect(creative.media.duration == 30)
     #expect(creative.media.aspectRatio == 16.0 / 9.0)
@@ -166,5 +175,101 @@ struct BuiltInImage: Sendable, CustomTestStringConvertible {
     }
     #expect(NativeAssetKey.allCases.map(\.identifier) == (3001...3010).map(String.init))
     #expect(NativeAssetKey(nameOrIdentifier: "3011") == nil)
+  }
+}
+
+@Suite struct BuiltInVideoAndMuteTests {
+  static let reasons = [
+    "Not interested in this ad", "Seen this ad multiple times", "Ad covered content", "Irrelevant",
+  ]
+
+  @Test func theNativeVideoCreativeMatchesItsDescription() throws {
+    let creative = try #require(Inventory.fixture().creative("video-native-1"))
+    let assets = try #require(creative.content.nativeAssets)
+    #expect(assets.headline == "Ad Manager Native Video")
+    #expect(assets.body == "A direct-sold native ad with video.")
+    #expect(assets.callToAction == "Watch now" && assets.advertiser == "Google")
+    #expect(assets.icon.map { [$0.width, $0.height] } == [128, 128])
+    #expect(assets.images.map { [$0.width, $0.height] } == [[1280, 720]])
+    #expect(creative.media.hasVideoContent && creative.media.duration == 15)
+    #expect(creative.media.aspectRatio == 16.0 / 9.0)
+    #expect(creative.media.mainImage == assets.images[0])
+    #expect(creative.media.customControlsAllowed && creative.media.clickToExpandAllowed)
+    #expect(creative.priority == 10 && creative.eCPM == 2.0)
+    #expect(
+      creative.landingPageURL
+        == "https://developers.google.com/ad-manager/mobile-ads-sdk/ios/native/video")
+    #expect(!creative.isIndirect && creative.muteThisAdReasons.isEmpty)
+  }
+
+  @Test func theCustomVideoFormatAndCreativeMatchTheirDescription() throws {
+    let inventory = Inventory.fixture()
+    #expect(
+      inventory.format("12406343")?.assets == [
+        CustomAssetDefinition(name: "Headline", type: .text, required: true),
+        CustomAssetDefinition(name: "Video", type: .video, required: true),
+        CustomAssetDefinition(name: "Caption", type: .text, required: false),
+      ])
+    let creative = try #require(inventory.creative("custom-video-12406343-1"))
+    #expect(creative.content.customFormatID == "12406343")
+    #expect(creative.content.customAsset(named: "Headline")?.text == "Custom Native Video")
+    #expect(
+      creative.content.customAsset(named: "Caption")?.text == "A custom native format with video")
+    #expect(creative.media.hasVideoContent && creative.media.duration == 20)
+    #expect(creative.media.aspectRatio == 16.0 / 9.0 && creative.media.mainImage == nil)
+    #expect(creative.media.customControlsAllowed && !creative.media.clickToExpandAllowed)
+    #expect(!creative.hasCustomClickAction && creative.priority == 8 && creative.eCPM == 1.8)
+    #expect(
+      creative.landingPageURL
+        == "https://developers.google.com/ad-manager/mobile-ads-sdk/ios/native/custom-formats#video"
+    )
+    #expect(creative.muteThisAdReasons.isEmpty)
+  }
+
+  @Test func theVideoUnitServesTheNativeVideoFirstAndTheCustomVideoOnRequest() throws {
+    let manager = Fixtures.manager()
+    let request = Fixtures.request(
+      Fixtures.videoUnit, types: [.native, .customNative], formats: [Fixtures.videoFormat], count: 2
+    )
+    let (ads, info) = try manager.load(request, owner: 1)
+    #expect(ads.map(\.creative.id) == ["video-native-1", "custom-video-12406343-1"])
+    #expect(info.loadedAdNetworkResponseInfo?.adSourceName == "Reservation")
+    #expect(ads[1].availableAssetKeys == ["Headline", "Video", "Caption"])
+    #expect(try manager.string(forKey: "Video", adId: ads[1].id) == nil)
+  }
+
+  @Test func onlyIndirectCreativesOfferMuteThisAd() {
+    let inventory = Inventory.fixture()
+    for creative in inventory.creatives.values {
+      #expect(
+        creative.muteThisAdReasons == (creative.isIndirect ? Self.reasons : []), "\(creative.id)")
+    }
+  }
+
+  @Test func theAdMobVideoAllowsCustomControlsButNotClickToExpand() throws {
+    let media = try #require(Inventory.fixture().creative("admob-video-1")).media
+    #expect(media.customControlsAllowed && !media.clickToExpandAllowed)
+  }
+
+  @Test func indirectAdsCarryTheAdAttribution() {
+    for creative in Inventory.fixture().creatives.values where creative.isIndirect {
+      #expect(creative.adChoices?.attribution == "Ad")
+    }
+  }
+
+  @Test func indirectCustomAdsListAdChoicesAmongTheirAssetKeys() throws {
+    let inventory = Inventory.fixture()
+    var custom = try #require(inventory.creative("custom-10063170-1"))
+    custom.adChoices = inventory.creative("backfill-content-1")?.adChoices
+    inventory.add(custom)
+    let manager = Fixtures.manager(inventory: inventory)
+    #expect(
+      Fixtures.loadCustom(manager).availableAssetKeys == [
+        "Headline", "MainImage", "Caption", "_adChoices",
+      ])
+    #expect(
+      Fixtures.loadCustom(Fixtures.manager()).availableAssetKeys == [
+        "Headline", "MainImage", "Caption",
+      ])
   }
 }

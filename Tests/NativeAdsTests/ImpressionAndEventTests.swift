@@ -5,7 +5,7 @@ import Testing
   @Test func theFirstImpressionIsRecorded() throws {
     let manager = Fixtures.manager()
     let ad = Fixtures.loadOne(manager)
-    #expect(try manager.recordImpression(adId: ad.id))
+    #expect(try manager.recordImpression(adId: ad.id) == .recorded)
     #expect(ad.impressionRecorded)
   }
 
@@ -14,9 +14,11 @@ import Testing
     let sink = RecordingSink()
     manager.sink = sink
     let ad = Fixtures.loadOne(manager)
-    #expect(try manager.recordImpression(adId: ad.id))
-    #expect(try manager.recordImpression(adId: ad.id) == false)
-    #expect(try manager.recordImpression(adId: ad.id) == false)
+    #expect(try manager.recordImpression(adId: ad.id) == .recorded)
+    #expect(try manager.recordImpression(adId: ad.id) == .notRecorded(.alreadyRecorded))
+    #expect(
+      try manager.recordImpression(adId: ad.id)
+        == ImpressionOutcome(recorded: false, reason: .alreadyRecorded))
     #expect(sink.events.map(\.event) == [.didRecordImpression])
     #expect(manager.events.count == 1)
   }
@@ -24,8 +26,8 @@ import Testing
   @Test func impressionsOfDifferentAdsAreIndependent() throws {
     let manager = Fixtures.manager()
     let (ads, _) = try manager.load(Fixtures.request(count: 2), owner: 1)
-    #expect(try manager.recordImpression(adId: ads[0].id))
-    #expect(try manager.recordImpression(adId: ads[1].id))
+    #expect(try manager.recordImpression(adId: ads[0].id).recorded)
+    #expect(try manager.recordImpression(adId: ads[1].id).recorded)
   }
 
   @Test func recordingAnImpressionOnAnUnknownAdThrowsAdNotFound() {
@@ -59,10 +61,16 @@ import Testing
         sequence: 2, adId: first.id, owner: 10, event: .didRecordClick, assetKey: "callToAction",
         time: 502),
       AdEvent(
-        sequence: 3, adId: second.id, owner: 20, event: .didRecordClick, assetKey: "Caption",
+        sequence: 3, adId: first.id, owner: 10, event: .willPresentScreen, assetKey: nil,
+        time: 502),
+      AdEvent(
+        sequence: 4, adId: second.id, owner: 20, event: .didRecordClick, assetKey: "Caption",
         time: 503),
       AdEvent(
-        sequence: 4, adId: second.id, owner: 20, event: .didRecordImpression, assetKey: nil,
+        sequence: 5, adId: second.id, owner: 20, event: .willPresentScreen, assetKey: nil,
+        time: 503),
+      AdEvent(
+        sequence: 6, adId: second.id, owner: 20, event: .didRecordImpression, assetKey: nil,
         time: 503),
     ]
     #expect(manager.events == expected)

@@ -31,7 +31,7 @@ import Testing
   }
 
   @Test func noFillCarriesTheNetworkErrorInItsResponseInfo() throws {
-    let inventory = Inventory.builtIn()
+    let inventory = Inventory.fixture()
     inventory.add(AdUnit(id: "empty-direct", creativeIDs: ["native-content-1"]))
     let manager = Fixtures.manager(inventory: inventory)
     let error = try #require(
@@ -109,7 +109,7 @@ import Testing
         return time
       }
     }
-    let manager = AdManager(inventory: .builtIn(), clock: SteppingClock(), seed: 1)
+    let manager = AdManager(inventory: .fixture(), clock: SteppingClock(), seed: 1)
     let (ads, info) = try manager.load(Fixtures.request(), owner: 1)
     #expect(info.loadedAdNetworkResponseInfo?.latency == 0.25)
     #expect(ads[0].expiresAt == ads[0].loadedAt + 3600)

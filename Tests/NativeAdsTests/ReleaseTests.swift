@@ -45,6 +45,7 @@ import Testing
     manager.sink = sink
     let ad = Fixtures.loadOne(manager, owner: 1)
     _ = try manager.performClick(adId: ad.id, key: "headline", openableURLSchemes: [], by: 2)
-    #expect(sink.events.map(\.owner) == [1])
+    #expect(sink.events.map(\.owner) == [1, 1])
+    #expect(sink.events.map(\.event) == [.didRecordClick, .willPresentScreen])
   }
 }

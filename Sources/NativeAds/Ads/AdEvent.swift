@@ -1,4 +1,4 @@
-/// One recorded event, as kept in ``AdManager/events`` and sent to the ``AdEventSink``.
+/// One recorded event, as kept in the ``AdManager`` event log and sent to the ``AdEventSink``.
 public struct AdEvent: Sendable, Equatable {
   /// The event's place in the log: 1 for the first event, then increasing by one.
   public var sequence: Int
@@ -9,23 +9,24 @@ public struct AdEvent: Sendable, Equatable {
   /// What happened.
   public var event: AdEventKind
   /// For clicks, the canonical asset key clicked (e.g. `headline`, never an alias); nil for
-  /// impressions.
+  /// every other event.
   public var assetKey: String?
-  /// The reason given with a mute, nil otherwise.
-  public var reason: String? = nil
+  /// The reason given with a Mute This Ad mute (`didMute`), nil otherwise.
+  public var reason: String?
   /// When, in seconds since the Unix epoch.
   public var time: Double
 
   /// Creates an event.
   public init(
     sequence: Int, adId: String, owner: OwnerID, event: AdEventKind, assetKey: String?,
-    time: Double
+    reason: String? = nil, time: Double
   ) {
     self.sequence = sequence
     self.adId = adId
     self.owner = owner
     self.event = event
     self.assetKey = assetKey
+    self.reason = reason
     self.time = time
   }
 }

@@ -2,8 +2,9 @@
 /// sending notifications. Called synchronously on the event loop, after the manager's state is
 /// updated (so a sink may call back into the manager).
 public protocol AdEventSink: AnyObject {
-  /// An impression or click was recorded; send it to `event.owner` (the ad's loader) as an
-  /// `adEvent` notification.
+  /// An event was recorded (and appended to the log); send it to `event.owner` (the ad's
+  /// loader): as a `videoEvent` notification when `event.event.isVideoEvent`, else as an
+  /// `adEvent`, with `event.event.wireName` as its name.
   func adManager(_ manager: AdManager, didRecord event: AdEvent)
 
   /// A click was handed to the custom click handler that `owner` enabled; send `owner` the

@@ -1,4 +1,5 @@
-/// A loaded ad: one creative served to one owner, with its counters.
+/// A loaded ad: one creative served to one owner, with its counters, its ad view registration,
+/// its Mute This Ad state and its video controller.
 ///
 /// Created by ``AdManager/load(_:owner:)`` and alive until released. Loop-bound: used only on
 /// the event loop thread. State changes go through ``AdManager`` so that events are recorded.
@@ -25,6 +26,22 @@ public final class NativeAd {
   public internal(set) var customClickHandlerOwners: Set<OwnerID> = []
   /// Whether it has been released (a released ad is no longer reachable by its ID).
   public internal(set) var isReleased = false
+  /// The registered native ad view (system-defined ads only); nil when none is registered.
+  public internal(set) var adView: AdViewRegistration?
+  /// Whether the user muted it (Mute This Ad); a muted ad records no impression or click.
+  public internal(set) var isMuted = false
+  /// The reason given with the mute, if any.
+  public internal(set) var muteReason: String?
+  /// Whether a click opened a landing page or an app that the app has not reported dismissed.
+  public internal(set) var isScreenPresented = false
+
+  /// The manager that loaded it: the video snapshot reads its clock.
+  weak var manager: AdManager?
+  /// The video controller as of ``videoAnchor`` (nil without video). While playing,
+  /// `currentTime` is the position at the anchor and advances with the clock from there.
+  var videoStorage: VideoControllerState?
+  /// When the stored video state was last anchored (the clock time playback last started).
+  var videoAnchor: Double = 0
 
   init(
     id: String, creative: Creative, options: LoaderOptions, responseInfo: ResponseInfo,
@@ -37,7 +54,40 @@ public final class NativeAd {
     self.loadedAt = loadedAt
     self.expiresAt = expiresAt
     self.owner = owner
+    let media = creative.media
+    if media.hasVideoContent {
+      videoStorage = VideoControllerState(
+        isMuted: options.startMuted,
+        customControlsEnabled: options.customControlsRequested && media.customControlsAllowed,
+        clickToExpandEnabled: options.clickToExpandRequested && media.clickToExpandAllowed,
+        duration: max(0, media.duration))
+    }
   }
+
+  /// The video controller now (nil when the media has no video): `currentTime` advanced by the
+  /// manager's clock while playing, and a video that has played to its end shown as `ended` at
+  /// its duration. Reading it records nothing: the `didEnd` event is sent by the next
+  /// ``AdManager`` call naming the ad.
+  public var video: VideoControllerState? {
+    guard let manager else { return videoStorage }
+    return videoSnapshot(at: manager.clock.now())
+  }
+
+  /// The video controller at time `now` (see ``video``).
+  func videoSnapshot(at now: Double) -> VideoControllerState? {
+    guard var state = videoStorage, state.playbackState == .playing else { return videoStorage }
+    let position = state.currentTime + max(0, now - videoAnchor)
+    if position >= state.duration {
+      state.playbackState = .ended
+      state.currentTime = state.duration
+    } else {
+      state.currentTime = position
+    }
+    return state
+  }
+
+  /// Whether the ad has video content (and so a video controller).
+  public var hasVideo: Bool { videoStorage != nil }
 
   /// The ad kind.
   public var kind: AdKind { creative.kind }
@@ -49,11 +99,13 @@ public final class NativeAd {
     return options.shouldRequestMultipleImages ? assets.images : Array(assets.images.prefix(1))
   }
 
-  /// The keys of the assets the ad has: for a custom ad its asset names in format order (the
-  /// SDK's `availableAssetKeys`); for a native ad the ``NativeAssetKey`` names it has.
+  /// The keys of the assets the ad has: for a custom ad its asset names in creative order (the
+  /// SDK's `availableAssetKeys`), followed by `_adChoices` when it is indirect; for a native ad
+  /// the ``NativeAssetKey`` names it has.
   public var availableAssetKeys: [String] {
     switch creative.content {
-    case .custom(_, let assets): assets.map(\.name)
+    case .custom(_, let assets):
+      assets.map(\.name) + (creative.adChoices == nil ? [] : [AdChoicesInfo.assetKey])
     case .native(let assets): NativeAssetKey.allCases.filter { assets.has($0) }.map(\.rawValue)
     }
   }

@@ -1,4 +1,13 @@
-/// An action on a video controller (`videoControl`).
+/// An action on a video controller (`videoControl`). Raw values are the wire names.
 public enum VideoAction: String, Sendable, CaseIterable {
-  case play, pause, stop, mute, unmute
+  /// Start or resume playback (from the start after the end).
+  case play
+  /// Freeze playback where it is.
+  case pause
+  /// Stop and go back to the first frame.
+  case stop
+  /// Turn the sound off.
+  case mute
+  /// Turn the sound on.
+  case unmute
 }

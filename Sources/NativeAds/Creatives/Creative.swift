@@ -32,6 +32,21 @@ public struct Creative: Sendable {
   /// direct-sold (reservation) ads. Derived from ``adChoices`` so the two always agree.
   public var isIndirect: Bool { adChoices != nil }
 
+  /// The width / height ratio that gives the creative its orientation for
+  /// ``LoaderOptions/mediaAspectRatio``: ``MediaContent/aspectRatio`` when known (> 0), else the
+  /// ratio of its first image (a native creative's `images[0]`, a custom creative's first image
+  /// asset); nil when neither exists.
+  public var orientationRatio: Double? {
+    if media.aspectRatio > 0 { return media.aspectRatio }
+    let first: AdImage?
+    switch content {
+    case .native(let assets): first = assets.images.first
+    case .custom(_, let assets): first = assets.lazy.compactMap(\.value.image).first
+    }
+    guard let first, first.width > 0, first.height > 0 else { return nil }
+    return Double(first.width) / Double(first.height)
+  }
+
   /// Creates a creative. It is indirect exactly when `adChoices` is given.
   public init(
     id: String,

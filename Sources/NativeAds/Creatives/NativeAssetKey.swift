@@ -1,7 +1,7 @@
 /// The asset keys of a system-defined native ad, with the SDK's asset identifiers.
 ///
 /// Names are preferred on the wire; the identifiers `"3001"`–`"3010"` are accepted as aliases
-/// wherever a key names an asset (clicks, and later ad view registration).
+/// wherever a key names an asset (clicks and ad view registration).
 public enum NativeAssetKey: String, Sendable, CaseIterable {
   /// The headline (3001).
   case headline

@@ -2,8 +2,8 @@
 /// options and the request targeting.
 ///
 /// Built by the RPC layer from the call's params and passed to ``AdManager/load(_:owner:)``.
-/// Targeting fields (`keywords`, `contentURL`, `customTargeting`) are carried but do not affect
-/// decisioning.
+/// The targeting fields (`keywords`, `contentURL`, `customTargeting`) are matched against each
+/// creative's ``Targeting``; `isTestRequest` is echoed in the response info.
 public struct AdRequest: Sendable {
   /// The ad unit to load from, e.g. `/21775744923/example/native`.
   public var adUnitID: String

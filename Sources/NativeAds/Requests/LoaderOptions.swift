@@ -1,8 +1,9 @@
 /// The ad loader options a publisher passes with a load, with the SDK's defaults.
 ///
-/// The domain validates only `numberOfAds` (see ``AdManager/load(_:owner:)``); the other options
-/// are kept on each loaded ``NativeAd`` so that the RPC layer can honour them when it encodes the
-/// ad (for example, leaving out image bytes when `disableImageLoading` is set).
+/// The domain validates `numberOfAds` and selects creatives by `mediaAspectRatio` (see
+/// ``AdManager/load(_:owner:)``); the video options set up each ad's video controller. All of
+/// them are kept on each loaded ``NativeAd`` so that the RPC layer can honour the rest when it
+/// encodes the ad (for example, leaving out image bytes when `disableImageLoading` is set).
 public struct LoaderOptions: Sendable, Equatable {
   /// When true only image URLs and scales are given, never bytes. Default false.
   public var disableImageLoading: Bool

@@ -37,6 +37,10 @@ enum PerformClickOnAsset: ServiceMethod {
     w.string(outcome.action.rawValue)
     w.key("url")
     w.string(outcome.url)
+    if let reason = outcome.reason {
+      w.key("reason")
+      w.string(reason.rawValue)
+    }
     w.endObject()
   }
 }

@@ -1,7 +1,8 @@
 import JSONRPC
 import NativeAds
 
-/// `recordImpression {"adId"}`: `{"recorded": true}` the first time, `false` afterwards.
+/// `recordImpression {"adId"}`: `{"recorded": true}` the first time; afterwards, or when the
+/// ad is expired or muted, `{"recorded": false, "reason"}`.
 enum RecordImpression: ServiceMethod {
   static let name = "recordImpression"
 
@@ -10,15 +11,19 @@ enum RecordImpression: ServiceMethod {
   static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let recorded: Bool
+    let outcome: ImpressionOutcome
     do {
-      recorded = try context.service.manager.recordImpression(adId: request.adId)
+      outcome = try context.service.manager.recordImpression(adId: request.adId)
     } catch {
       throw error.rpcError
     }
     w.beginObject()
     w.key("recorded")
-    w.bool(recorded)
+    w.bool(outcome.recorded)
+    if let reason = outcome.reason {
+      w.key("reason")
+      w.string(reason.rawValue)
+    }
     w.endObject()
   }
 }

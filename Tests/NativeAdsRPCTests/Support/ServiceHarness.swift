@@ -20,7 +20,7 @@ final class ServiceHarness {
   private var nextSessionID: UInt64 = 1
 
   init() {
-    manager = AdManager(inventory: Inventory.builtIn(), clock: clock, seed: 42)
+    manager = AdManager(inventory: StoreLoader.builtInInventory(), clock: clock, seed: 42)
     service = NativeAdsService(manager: manager, dispatcher: dispatcher)
   }
 

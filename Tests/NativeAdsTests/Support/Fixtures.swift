@@ -5,11 +5,13 @@ enum Fixtures {
   static let directUnit = "/21775744923/example/native"
   static let backfillUnit = "/21775744923/example/native-backfill"
   static let adMobUnit = "ca-app-pub-3940256099942544/3986624511"
+  static let videoUnit = "/21775744923/example/native-video"
   static let customFormat = "10063170"
+  static let videoFormat = "12406343"
 
   /// A manager over the built-in inventory, with a manual clock and a fixed seed.
   static func manager(
-    inventory: Inventory = .builtIn(), clock: ManualClock = ManualClock(), seed: UInt64 = 42
+    inventory: Inventory = .fixture(), clock: ManualClock = ManualClock(), seed: UInt64 = 42
   ) -> AdManager {
     AdManager(inventory: inventory, clock: clock, seed: seed)
   }
@@ -47,6 +49,35 @@ enum Fixtures {
       return nil
     } catch {
       return error
+    }
+  }
+
+  /// The video ad of the AdMob unit (custom controls allowed, click to expand not).
+  static func loadAdMobVideo(
+    _ manager: AdManager, startMuted: Bool = true, customControls: Bool = true,
+    clickToExpand: Bool = false
+  ) -> NativeAd {
+    var request = request(adMobUnit)
+    request.options.startMuted = startMuted
+    request.options.customControlsRequested = customControls
+    request.options.clickToExpandRequested = clickToExpand
+    return loadOne(manager, request)
+  }
+
+  /// The custom video ad of the video unit, with custom controls requested.
+  static func loadCustomVideo(_ manager: AdManager) -> NativeAd {
+    var request = request(videoUnit, types: [.customNative], formats: [videoFormat])
+    request.options.customControlsRequested = true
+    return loadOne(manager, request)
+  }
+
+  /// The inventory error `body` throws, or nil when it succeeds (or throws something else).
+  static func inventoryError<T>(_ body: () throws -> T) -> InventoryError? {
+    do {
+      _ = try body()
+      return nil
+    } catch {
+      return error as? InventoryError
     }
   }
 

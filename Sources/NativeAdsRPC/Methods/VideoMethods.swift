@@ -1,0 +1,66 @@
+import JSONRPC
+import NativeAds
+
+/// `videoControl {"adId", "action"}` → `{"applied", "reason"?, "videoController",
+/// "currentTime", "duration"}`. Changes happen only with custom controls enabled.
+enum VideoControl: ServiceMethod {
+  static let name = "videoControl"
+
+  struct Request {
+    var adId: String
+    var action: VideoAction
+  }
+
+  static func decode(_ params: Params) throws(RPCError) -> Request {
+    guard let action = try params.optionalEnum("action", VideoAction.self) else {
+      throw .invalidParams(field: "action", "is required")
+    }
+    return Request(adId: try params.string("adId"), action: action)
+  }
+
+  static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
+    throws(RPCError)
+  {
+    let outcome: VideoControlOutcome
+    do {
+      outcome = try context.service.manager.videoControl(adId: request.adId, action: request.action)
+    } catch {
+      throw error.rpcError
+    }
+    w.beginObject()
+    w.key("applied")
+    w.bool(outcome.applied)
+    if let reason = outcome.reason {
+      w.key("reason")
+      w.string(reason.rawValue)
+    }
+    if let state = outcome.state { AdJSON.writeVideoMembers(state, into: &w) }
+    w.endObject()
+  }
+}
+
+/// `getVideoState {"adId"}` → `{"videoController", "currentTime", "duration"}`, or `null`
+/// for an ad without video.
+enum GetVideoState: ServiceMethod {
+  static let name = "getVideoState"
+
+  static func decode(_ params: Params) throws(RPCError) -> AdIDRequest { try AdIDRequest(params) }
+
+  static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
+    throws(RPCError)
+  {
+    let state: VideoControllerState?
+    do {
+      state = try context.service.manager.videoState(adId: request.adId)
+    } catch {
+      throw error.rpcError
+    }
+    guard let state else {
+      w.null()
+      return
+    }
+    w.beginObject()
+    AdJSON.writeVideoMembers(state, into: &w)
+    w.endObject()
+  }
+}

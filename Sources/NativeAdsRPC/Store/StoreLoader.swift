@@ -1,0 +1,100 @@
+import JSONRPC
+import NativeAds
+
+/// Loads store documents (`--store FILE`, and the built-in inventory, which is itself a store
+/// file embedded at build time) into an ``Inventory``, item by item, with the same rules as
+/// the `store.*` methods.
+public enum StoreLoader {
+  static let documentFields: Set<String> = [
+    "$schema", "description", "formats", "creatives", "adUnits",
+  ]
+
+  /// The built-in inventory (`Sources/NativeAdsRPC/Resources/builtin-store.json`).
+  public static func builtInInventory() -> Inventory {
+    let inventory = Inventory()
+    do {
+      try PackageResources.builtin_store_json.withUnsafeBytes { bytes in
+        try load(bytes, into: inventory)
+      }
+    } catch {
+      // The file is part of the build and a test loads it: reaching here is a build defect.
+      fatalError("the built-in store is invalid: \(error)")
+    }
+    return inventory
+  }
+
+  /// Adds every format, creative and ad unit of the document to `inventory`, in that order.
+  public static func load(_ bytes: UnsafeRawBufferPointer, into inventory: Inventory)
+    throws(StoreLoadError)
+  {
+    let parser = JSONParser(maxDepth: 64)
+    do {
+      try parser.parse(bytes) { root throws in
+        guard root.kind == .object else {
+          throw StoreLoadError(path: "", problem: "a store file must be a JSON object")
+        }
+        try loadDocument(Params(root), into: inventory)
+      }
+    } catch let error as StoreLoadError {
+      throw error
+    } catch let error as JSONParseError {
+      throw StoreLoadError(path: "", problem: "not valid JSON: \(error)")
+    } catch {
+      throw StoreLoadError(path: "", problem: "\(error)")
+    }
+  }
+
+  private static func loadDocument(_ document: Params, into inventory: Inventory)
+    throws(StoreLoadError)
+  {
+    do {
+      try document.rejectUnknownMembers(allowed: documentFields)
+      for format in try document.objectArray("formats") ?? [] {
+        let value = try StoreDecoder.format(format)
+        try apply(format.pathPrefix) { () throws(InventoryError) in
+          _ = try inventory.defineFormat(value)
+        }
+      }
+      for creative in try document.objectArray("creatives") ?? [] {
+        let value = try StoreDecoder.creative(creative) { inventory.format($0) }
+        try apply(creative.pathPrefix) { () throws(InventoryError) in
+          _ = try inventory.putCreative(value)
+        }
+      }
+      for unit in try document.objectArray("adUnits") ?? [] {
+        let value = try StoreDecoder.adUnit(unit)
+        try apply(unit.pathPrefix) { () throws(InventoryError) in
+          _ = try inventory.putAdUnit(value)
+        }
+      }
+    } catch let error as RPCError {
+      if let (field, problem) = error.fieldProblem {
+        throw StoreLoadError(path: field, problem: problem)
+      }
+      throw StoreLoadError(path: "", problem: error.message)
+    } catch let error as StoreLoadError {
+      throw error
+    } catch {
+      throw StoreLoadError(path: "", problem: "\(error)")
+    }
+  }
+
+  /// Runs an inventory change, turning its error into one whose path starts at the document.
+  private static func apply(_ prefix: String, _ change: () throws(InventoryError) -> Void)
+    throws(StoreLoadError)
+  {
+    do {
+      try change()
+    } catch {
+      throw StoreLoadError(path: join(prefix, error.path), problem: error.message)
+    }
+  }
+
+  /// `creatives[3].` + `assets.Caption` → `creatives[3].assets.Caption`.
+  static func join(_ prefix: String, _ path: String) -> String {
+    let base = prefix.hasSuffix(".") ? String(prefix.dropLast()) : prefix
+    if path.isEmpty { return base }
+    if base.isEmpty { return path }
+    return path.hasPrefix("[") ? base + path : base + "." + path
+  }
+}
