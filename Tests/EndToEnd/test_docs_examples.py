@@ -1,0 +1,60 @@
+"""Every store example in docs/ loads as printed, validates against schemas/store.schema.json,
+and serves."""
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+import subprocess
+
+import jsonschema
+import pytest
+
+from e2e_support import BIN, WAIT
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "schemas" / "store.schema.json").read_text())
+
+
+def store_examples() -> list[tuple[str, dict]]:
+    found = []
+    for doc in sorted((ROOT / "docs").glob("*.md")):
+        for i, block in enumerate(re.findall(r"```json\n(.*?)```", doc.read_text(), re.S)):
+            try:
+                value = json.loads(block)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(value, dict) and {"creatives", "adUnits"} & value.keys():
+                found.append((f"{doc.name}#{i}", value))
+    return found
+
+
+EXAMPLES = store_examples()
+
+
+def test_the_docs_hold_store_examples():
+    assert EXAMPLES, "docs/ should show at least one store file"
+
+
+def test_the_built_in_store_file_validates_against_the_schema():
+    builtin = json.loads((ROOT / "Sources/NativeAdsRPC/Resources/builtin-store.json").read_text())
+    jsonschema.Draft202012Validator(SCHEMA).validate(builtin)
+
+
+@pytest.mark.parametrize("name,example", EXAMPLES, ids=[n for n, _ in EXAMPLES])
+def test_a_store_example_in_the_docs_validates_loads_and_serves(tmp_path, name, example):
+    jsonschema.Draft202012Validator(SCHEMA).validate(example)
+    path = tmp_path / "store.json"
+    path.write_text(json.dumps(example))
+    requests = [{"jsonrpc": "2.0", "id": i, "method": "loadAd",
+                 "params": {"adUnitID": unit["id"], "adTypes": ["native", "customNative"],
+                            "customNativeAdFormatIDs": [f["id"] for f in example.get("formats", [])] or None}}
+                for i, unit in enumerate(example["adUnits"])]
+    stdin = "".join(json.dumps(r) + "\n" for r in requests)
+    proc = subprocess.run([BIN, "--stdio", "--store", str(path)], input=stdin.encode(),
+                          capture_output=True, timeout=WAIT)
+    assert proc.returncode == 0, proc.stderr.decode()
+    replies = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(replies) == len(requests)
+    for reply in replies:
+        assert "result" in reply and reply["result"]["ads"], reply
