@@ -52,7 +52,7 @@ def test_two_tcp_clients_and_stdio_each_receive_only_their_own_replies_and_event
         foreign = [e for e in c.ad_events() if e["adId"] != ad_ids[c.name]]
         assert foreign == [], f"{c.name} received another connection's events: {foreign!r}"
         own = [e["event"] for e in c.ad_events(ad_ids[c.name])]
-        assert own == ["didRecordImpression", "didRecordClick"], (c.name, own)
+        assert own == ["didRecordImpression", "didRecordClick", "willPresentScreen"], (c.name, own)
         assert c._stash == [], f"{c.name} received replies that were not its own: {c._stash!r}"
 
 
@@ -73,7 +73,7 @@ def test_an_ad_loaded_on_one_connection_reports_its_events_to_that_connection(se
     b.wait_notification("adEvent", lambda p: p["adId"] == own["adId"])
     assert b.ad_events(ad["adId"]) == [], "events went to the clicking connection, not the loading one"
     # And A's impression was recorded once, whoever asked.
-    assert a.call("recordImpression", adId=ad["adId"]) == {"recorded": False}
+    assert a.call("recordImpression", adId=ad["adId"]) == {"recorded": False, "reason": "alreadyRecorded"}
 
 
 def test_the_custom_click_handler_applies_only_to_the_connection_that_enabled_it(server_factory):

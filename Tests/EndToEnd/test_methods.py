@@ -448,20 +448,22 @@ def test_the_custom_click_handler_is_only_for_custom_native_ads(conn):
 def test_an_impression_is_recorded_once_and_reported_once(conn):
     ad = load_one(conn, NATIVE_UNIT)
     assert conn.call("recordImpression", adId=ad["adId"]) == {"recorded": True}
-    assert conn.call("recordImpression", adId=ad["adId"]) == {"recorded": False}
-    assert conn.call("recordImpression", adId=ad["adId"]) == {"recorded": False}
+    assert conn.call("recordImpression", adId=ad["adId"]) == {"recorded": False, "reason": "alreadyRecorded"}
+    assert conn.call("recordImpression", adId=ad["adId"]) == {"recorded": False, "reason": "alreadyRecorded"}
     event = wait_event(conn, ad["adId"], "didRecordImpression")
     assert event["assetKey"] is None
     # A click afterwards: every event sent before it has arrived, so the count is final.
     click(conn, ad["adId"], "headline")
     wait_event(conn, ad["adId"], "didRecordClick")
-    assert [e["event"] for e in conn.ad_events(ad["adId"])] == ["didRecordImpression", "didRecordClick"]
+    conn.barrier()
+    assert [e["event"] for e in conn.ad_events(ad["adId"])] == [
+        "didRecordImpression", "didRecordClick", "willPresentScreen"]
 
 
 def test_a_custom_ad_records_its_impression_once(conn):
     ad = load_custom(conn)
     assert conn.call("recordImpression", adId=ad["adId"]) == {"recorded": True}
-    assert conn.call("recordImpression", adId=ad["adId"]) == {"recorded": False}
+    assert conn.call("recordImpression", adId=ad["adId"]) == {"recorded": False, "reason": "alreadyRecorded"}
     assert wait_event(conn, ad["adId"], "didRecordImpression")["assetKey"] is None
 
 
@@ -481,7 +483,8 @@ def test_ad_events_are_notifications_with_the_documented_fields(conn):
     notes = [n for n in conn.notifications if n["method"] == "adEvent" and n["params"]["adId"] == ad["adId"]]
     for n in notes:
         assert n["jsonrpc"] == "2.0" and "id" not in n
-    assert [n["params"]["event"] for n in notes] == ["didRecordImpression", "didRecordClick"]
+    # The landing-page click also announces the full-screen presentation (docs/sdk-behaviour.md).
+    assert [n["params"]["event"] for n in notes] == ["didRecordImpression", "didRecordClick", "willPresentScreen"]
 
 
 # ------------------------------------------------------------------------------------------
