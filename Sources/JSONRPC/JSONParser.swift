@@ -13,12 +13,13 @@ public final class JSONParser {
   /// Deepest nesting of arrays and objects accepted; deeper input is a parse error.
   public var maxDepth: Int
 
-  @usableFromInline var nodes: [JSONNode] = []
+  @usableFromInline var nodes = NodeTape(capacity: 64)
   private var stack: [Int] = []
+
+  deinit { nodes.deallocate() }
 
   public init(maxDepth: Int = 128) {
     self.maxDepth = maxDepth
-    nodes.reserveCapacity(64)
     stack.reserveCapacity(16)
   }
 
@@ -31,9 +32,7 @@ public final class JSONParser {
     _ body: (JSONRef) throws -> R
   ) throws -> R {
     try build(bytes)
-    return try nodes.withUnsafeBufferPointer { tape in
-      try body(JSONRef(bytes: bytes.bindMemory(to: UInt8.self), tape: tape, index: 0))
-    }
+    return try body(JSONRef(bytes: bytes.bindMemory(to: UInt8.self), tape: nodes.buffer, index: 0))
   }
 
   /// Parses and materialises the whole document as a ``JSONValue`` (tests, configuration).
@@ -55,13 +54,12 @@ public final class JSONParser {
     }
     // Work on local copies: mutating the class's stored arrays in the loop would pay for a
     // dynamic exclusivity check on every node.
-    var builder = TapeBuilder(nodes: [], stack: [], maxDepth: maxDepth)
-    swap(&builder.nodes, &nodes)
+    var builder = TapeBuilder(nodes: nodes, stack: [], maxDepth: maxDepth)
+    builder.nodes.count = 0
     swap(&builder.stack, &stack)
-    builder.nodes.removeAll(keepingCapacity: true)
     builder.stack.removeAll(keepingCapacity: true)
     defer {
-      swap(&builder.nodes, &nodes)
+      nodes = builder.nodes  // the storage may have grown (moved)
       swap(&builder.stack, &stack)
     }
     try builder.build(raw.bindMemory(to: UInt8.self))
@@ -70,7 +68,7 @@ public final class JSONParser {
 
 /// The parsing state machine, held in a local variable during one parse.
 private struct TapeBuilder {
-  var nodes: [JSONNode]
+  var nodes: NodeTape
   var stack: [Int]
   let maxDepth: Int
 

@@ -911,3 +911,198 @@ def tcp_queues(local_port: int, remote_port: int) -> tuple[int, int] | None:
                 tx, rx = parts[4].split(":")
                 return int(tx, 16), int(rx, 16)
     return None
+
+
+# --------------------------------------------------------------------------------------------
+# Beyond the core (contract section 7, docs/sdk-behaviour.md): options, targeting, the ad view,
+# AdChoices, video, Mute This Ad, expiry, full-screen events, the event log and the store.
+
+VIDEO_UNIT = "/21775744923/example/native-video"
+VIDEO_FORMAT = "12406343"
+ADCHOICES_PAGE = "https://adssettings.google.com/whythisad"
+MUTE_REASONS = ["Not interested in this ad", "Seen this ad multiple times", "Ad covered content", "Irrelevant"]
+# Asset identifiers (contract section 7) and the canonical names they alias.
+ASSET_IDS = {
+    "3001": "headline", "3002": "callToAction", "3003": "icon", "3004": "body", "3005": "advertiser",
+    "3006": "store", "3007": "price", "3008": "image", "3009": "starRating", "3010": "mediaView",
+}
+HERE = os.path.dirname(os.path.abspath(__file__))
+STORES_DIR = os.path.join(HERE, "stores")
+STORE_SCHEMA = os.path.normpath(os.path.join(HERE, "..", "..", "schemas", "store.schema.json"))
+RFC3339_MILLIS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(Z|\+00:00)$")
+_NO_REASON = object()
+
+
+def creative_image(creative_id: str, name: str, width: int, height: int, **extra: Any) -> dict:
+    """A store Image at the conventional creative URL (so check_ad accepts it)."""
+    img = {"url": f"https://static.native-ads.test/creatives/{creative_id}/{name}.png", "width": width,
+           "height": height}
+    img.update(extra)
+    return img
+
+
+def make_png(width: int, height: int, rgb: tuple[int, int, int] = (0x33, 0x66, 0x99)) -> bytes:
+    """A valid, solid-colour, 8-bit RGB PNG."""
+    def chunk(ctype: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + ctype + body + struct.pack(">I", zlib.crc32(ctype + body) & 0xFFFFFFFF)
+
+    row = b"\x00" + bytes(rgb) * width
+    return (PNG_SIGNATURE + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(row * height)) + chunk(b"IEND", b""))
+
+
+def store_path(name: str) -> str:
+    """A fixture store file of Tests/EndToEnd/stores/."""
+    path = os.path.join(STORES_DIR, name)
+    assert os.path.isfile(path), path
+    return path
+
+
+def read_store(name: str) -> dict:
+    with open(store_path(name), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def write_json(path: str, obj: Any) -> str:
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(obj, f, ensure_ascii=False, indent=1)
+    return path
+
+
+def store_schema() -> dict | None:
+    """schemas/store.schema.json, or None while it does not exist."""
+    if not os.path.isfile(STORE_SCHEMA):
+        return None
+    with open(STORE_SCHEMA, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def run_once(args: Iterable[Any], timeout: float = WAIT) -> subprocess.CompletedProcess:
+    """Runs the binary on stdio with stdin at EOF: it either refuses to start or exits 0."""
+    return subprocess.run([BIN, "--stdio", *[str(a) for a in args]], stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=timeout)
+
+
+def start_private(workdir: str, args: Iterable[Any] = (), framing: str = "ndjson") -> Server:
+    """A stdio server of its own (for module-scoped fixtures); stop it with .stop()."""
+    srv = Server(workdir, stdio=True, framing=framing, args=args)
+    srv.stdio.server = srv
+    srv.stdio.sync()
+    return srv
+
+
+def load_unchecked(conn: Conn, unit: str, **params: Any) -> dict:
+    """loadAd with the shape checks of check_ad except the one-hour expiresAt."""
+    p = {"adUnitID": unit}
+    p.update(params)
+    result = conn.call("loadAd", p)
+    assert isinstance(result, dict) and isinstance(result.get("ads"), list) and result["ads"], result
+    loaded = not ((params.get("options") or {}).get("disableImageLoading") or False)
+    for ad in result["ads"]:
+        check_ad(ad, loaded=loaded)
+    return result
+
+
+def ad_names(conn: Conn, ads: list[dict], custom_key: str = "Title") -> list[str]:
+    """Each ad's headline; for a custom ad, its `custom_key` text asset (read with stringForKey)."""
+    out = []
+    for a in ads:
+        if a["kind"] == "native":
+            out.append(a["headline"])
+        else:
+            out.append(conn.call("stringForKey", adId=a["adId"], key=custom_key))
+    return out
+
+
+def assert_invalid_params(err: Any, field: str | None) -> dict:
+    """-32602 whose message starts with `Invalid params` and whose data.field is `field`."""
+    assert_error(err, -32602)
+    assert err["message"].startswith("Invalid params"), err
+    if field is not None:
+        data = err.get("data")
+        assert isinstance(data, dict) and data.get("field") == field, f"expected data.field {field!r}: {err!r}"
+        assert field in err["message"], f"the message should name {field!r}: {err!r}"
+    return err
+
+
+def not_recorded_click(reason: str) -> dict:
+    return {"recorded": False, "action": "none", "url": None, "reason": reason}
+
+
+def assert_not_recorded_impression(result: Any, reason: str) -> None:
+    assert isinstance(result, dict) and result.get("recorded") is False and result.get("reason") == reason, result
+
+
+def wait_ad_event(conn: Conn, ad_id: str, event: str, timeout: float = WAIT) -> dict:
+    params = conn.wait_notification("adEvent", lambda p: p.get("adId") == ad_id and p.get("event") == event, timeout)
+    assert set(params) >= {"adId", "event", "assetKey"}, params
+    return params
+
+
+def wait_video_event(conn: Conn, ad_id: str, event: str, timeout: float = WAIT) -> dict:
+    params = conn.wait_notification("videoEvent", lambda p: p.get("adId") == ad_id and p.get("event") == event,
+                                    timeout)
+    assert set(params) >= {"adId", "event"}, params
+    return params
+
+
+def notes(conn: Conn, method: str, ad_id: str | None = None) -> list[dict]:
+    """Params of every `method` notification received so far (for `ad_id` when given)."""
+    return [n["params"] for n in conn.notifications
+            if n.get("method") == method and (ad_id is None or (n.get("params") or {}).get("adId") == ad_id)]
+
+
+def check_event(e: Any) -> dict:
+    """One entry of getEvents."""
+    assert isinstance(e, dict), e
+    assert is_int(e.get("sequence")) and e["sequence"] >= 1, e
+    assert isinstance(e.get("time"), str) and RFC3339_MILLIS.match(e["time"]), f"time is not RFC 3339 with ms: {e!r}"
+    assert isinstance(e.get("adId"), str), e
+    assert e.get("type") in ("adEvent", "videoEvent"), e
+    assert isinstance(e.get("event"), str), e
+    assert "assetKey" in e and (e["assetKey"] is None or isinstance(e["assetKey"], str)), e
+    return e
+
+
+def get_events(conn: Conn, **filters: Any) -> dict:
+    """getEvents with shape checks: events oldest first, sequences increasing."""
+    result = conn.call("getEvents", filters)
+    assert isinstance(result, dict) and isinstance(result.get("events"), list), result
+    assert is_int(result.get("lastSequence")), result
+    seqs = [check_event(e)["sequence"] for e in result["events"]]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs), f"events not oldest first: {seqs}"
+    times = [parse_rfc3339_utc(e["time"]) for e in result["events"]]
+    assert times == sorted(times), "event times go backwards"
+    if seqs:
+        assert result["lastSequence"] >= seqs[-1], result["lastSequence"]
+    return result
+
+
+def check_video_controller(vc: Any) -> dict:
+    assert isinstance(vc, dict), vc
+    for k in ("isMuted", "customControlsEnabled", "clickToExpandEnabled"):
+        assert isinstance(vc.get(k), bool), (k, vc)
+    assert vc.get("playbackState") in ("stopped", "playing", "paused", "ended"), vc
+    return vc
+
+
+def video_control(conn: Conn, ad_id: str, action: str) -> dict:
+    result = conn.call("videoControl", adId=ad_id, action=action)
+    assert isinstance(result, dict) and isinstance(result.get("applied"), bool), result
+    check_video_controller(result.get("videoController"))
+    assert is_number(result.get("currentTime")) and is_number(result.get("duration")), result
+    assert 0 <= result["currentTime"] <= result["duration"], result
+    if result["applied"]:
+        assert result.get("reason") is None, result
+    else:
+        assert isinstance(result.get("reason"), str), result
+    return result
+
+
+def video_state(conn: Conn, ad_id: str) -> dict:
+    result = conn.call("getVideoState", adId=ad_id)
+    assert isinstance(result, dict), result
+    check_video_controller(result.get("videoController"))
+    assert is_number(result.get("currentTime")) and is_number(result.get("duration")), result
+    assert 0 <= result["currentTime"] <= result["duration"], result
+    return result

@@ -49,20 +49,32 @@ public enum StoreLoader {
   {
     do {
       try document.rejectUnknownMembers(allowed: documentFields)
+      // Within one file an ID may appear once per kind (over RPC, putting again replaces).
+      var seen: [String: String] = [:]
+      func once(_ kind: String, _ id: String, _ item: Params) throws(RPCError) {
+        let key = kind + "\u{0}" + id
+        if let first = seen[key] {
+          throw .invalidParams(field: item.path("id"), "duplicates the ID of \(first)")
+        }
+        seen[key] = String(item.pathPrefix.dropLast())
+      }
       for format in try document.objectArray("formats") ?? [] {
         let value = try StoreDecoder.format(format)
+        try once("format", value.id, format)
         try apply(format.pathPrefix) { () throws(InventoryError) in
           _ = try inventory.defineFormat(value)
         }
       }
       for creative in try document.objectArray("creatives") ?? [] {
         let value = try StoreDecoder.creative(creative) { inventory.format($0) }
+        try once("creative", value.id, creative)
         try apply(creative.pathPrefix) { () throws(InventoryError) in
           _ = try inventory.putCreative(value)
         }
       }
       for unit in try document.objectArray("adUnits") ?? [] {
         let value = try StoreDecoder.adUnit(unit)
+        try once("adUnit", value.id, unit)
         try apply(unit.pathPrefix) { () throws(InventoryError) in
           _ = try inventory.putAdUnit(value)
         }
