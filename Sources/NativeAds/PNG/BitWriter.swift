@@ -12,6 +12,10 @@ struct BitWriter {
 
   /// Appends the low `bits` bits of `value`, least significant first.
   mutating func write(_ value: UInt32, bits: Int) {
+    if tracing != nil {
+      tracing!.append((value, bits))
+      return
+    }
     buffer |= UInt64(value & ((1 << UInt32(bits)) &- 1)) << UInt64(count)
     count += bits
     while count >= 8 {
@@ -33,6 +37,19 @@ struct BitWriter {
   }
 
   /// Pads with zero bits to a byte boundary.
+  private var tracing: [(value: UInt32, bits: Int)]?
+
+  /// From now on, records writes (for replay) instead of emitting them.
+  mutating func startTracing() {
+    tracing = []
+  }
+
+  /// The writes recorded since ``trace(_:)``.
+  mutating func takeTrace() -> [(value: UInt32, bits: Int)] {
+    defer { tracing = nil }
+    return tracing ?? []
+  }
+
   mutating func flush() {
     if count > 0 {
       bytes.append(UInt8(truncatingIfNeeded: buffer))

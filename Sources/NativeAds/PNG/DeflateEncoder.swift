@@ -24,14 +24,36 @@ enum DeflateEncoder {
   /// Compresses `input` into a raw deflate stream (no zlib wrapper). `period` is a second match
   /// distance to try, typically the length of a filtered image row; 0 or values above 32768
   /// disable it.
+  /// Compresses `input` in one fixed-Huffman block. `period` (a PNG row's length) lets
+  /// matches reach one row back as well as one byte back.
   static func compress(_ input: [UInt8], period: Int = 0) -> [UInt8] {
-    var writer = BitWriter(capacity: input.count / 64 + 64)
-    writer.write(1, bits: 1)  // BFINAL
-    writer.write(1, bits: 2)  // BTYPE = 01, fixed Huffman
+    var stream = Stream(capacity: input.count / 64 + 64)
     input.withUnsafeBufferPointer { data in
+      stream.compress(data, from: 0, period: period)
+    }
+    return stream.finish()
+  }
+
+  /// A deflate stream written row by row (PNG rows), so that an image is never held whole:
+  /// each row is matched against itself and the row above, and a row equal to the one above
+  /// costs a handful of precomputed matches.
+  struct Stream {
+    private var writer: BitWriter
+    /// The bits of a "byte then zeros" row, for the last zero count asked.
+    private var repeatCache: (period: Int, codes: [(value: UInt32, bits: Int)])?
+
+    init(capacity: Int) {
+      writer = BitWriter(capacity: capacity)
+      writer.write(1, bits: 1)  // BFINAL
+      writer.write(1, bits: 2)  // BTYPE = 01, fixed Huffman
+    }
+
+    /// Compresses `data[from...]`; matches may refer back into `data[..<from]` (up to
+    /// `period` bytes back).
+    mutating func compress(_ data: UnsafeBufferPointer<UInt8>, from start: Int, period: Int) {
       let count = data.count
       let usePeriod = period > 1 && period <= maxDistance
-      var index = 0
+      var index = start
       while index < count {
         let limit = min(maxMatch, count - index)
         var bestLength = 0
@@ -55,9 +77,41 @@ enum DeflateEncoder {
         }
       }
     }
-    writeLiteral(&writer, 256)  // end of block
-    writer.flush()
-    return writer.bytes
+
+    /// Emits `byte` followed by `zeros` zero bytes (a PNG row filtered "Up" under an identical
+    /// row): two literals, then matches one byte back. The bits are computed once per length.
+    mutating func literal(_ byte: UInt8, thenZeros zeros: Int) {
+      if repeatCache?.period != zeros {
+        var probe = BitWriter(capacity: 0)
+        probe.startTracing()
+        writeLiteral(&probe, Int(byte))
+        var remaining = zeros
+        if remaining > 0 {
+          writeLiteral(&probe, 0)
+          remaining -= 1
+        }
+        while remaining > 0 {
+          if remaining < minMatch {
+            writeLiteral(&probe, 0)
+            remaining -= 1
+            continue
+          }
+          var length = min(maxMatch, remaining)
+          if (1..<minMatch).contains(remaining - length) { length = remaining - minMatch }
+          writeMatch(&probe, length: length, distance: 1)
+          remaining -= length
+        }
+        repeatCache = (zeros, probe.takeTrace())
+      }
+      for code in repeatCache!.codes { writer.write(code.value, bits: code.bits) }
+    }
+
+    /// Ends the block and returns the compressed bytes.
+    mutating func finish() -> [UInt8] {
+      writeLiteral(&writer, 256)  // end of block
+      writer.flush()
+      return writer.bytes
+    }
   }
 
   private static func matchLength(

@@ -14,37 +14,67 @@ public enum PNGEncoder {
   /// Encodes a `width` x `height` RGB image; `row(y, &pixels)` fills row `y` (top first) into a
   /// buffer of `width * 3` bytes.
   public static func encodeRGB(
-    width: Int, height: Int, row: (_ y: Int, _ pixels: inout [UInt8]) -> Void
+    width: Int, height: Int, rowKey: ((_ y: Int) -> Int)? = nil,
+    row: (_ y: Int, _ pixels: inout [UInt8]) -> Void
   ) -> [UInt8] {
     precondition(width > 0 && height > 0, "a PNG has at least one pixel")
     let rowBytes = width * 3
     let stride = rowBytes + 1
-    var filtered = [UInt8](repeating: 0, count: height * stride)
+    // Rows are encoded one at a time: `window` holds the filtered row above, then this one,
+    // so that deflate can match one row back without the whole image in memory.
+    var window = [UInt8](repeating: 0, count: 2 * stride)
     var previous = [UInt8](repeating: 0, count: rowBytes)
     var current = [UInt8](repeating: 0, count: rowBytes)
-    filtered.withUnsafeMutableBufferPointer { out in
-      for y in 0..<height {
+    var stream = DeflateEncoder.Stream(capacity: height * 16 + 64)
+    var adler = Adler32()
+    var previousWasUp = false
+    for y in 0..<height {
+      var same = false
+      if y > 0, let rowKey, rowKey(y) == rowKey(y - 1) {
+        same = true  // the caller says this row equals the one above
+      } else {
         row(y, &current)
         precondition(current.count == rowBytes, "a row must stay width * 3 bytes long")
-        let start = y * stride
-        if y > 0 && sameBytes(current, previous) {
-          out[start] = 2  // Up: every byte equals the one above, so the rest stays zero
-        } else {
-          out[start] = 1  // Sub: difference from the pixel to the left
-          current.withUnsafeBufferPointer { pixels in
-            for index in 0..<min(3, rowBytes) { out[start + 1 + index] = pixels[index] }
-            for index in 3..<max(3, rowBytes) {
-              out[start + 1 + index] = pixels[index] &- pixels[index - 3]
-            }
+        same = y > 0 && sameBytes(current, previous)
+      }
+      if same {
+        // Up: every byte equals the one above, so the filtered row is 2 then zeros.
+        adler.add(2, thenZeros: rowBytes)
+        stream.literal(2, thenZeros: rowBytes)
+        if !previousWasUp {
+          window.withUnsafeMutableBufferPointer { w in
+            w[0] = 2
+            (w.baseAddress! + 1).update(repeating: 0, count: rowBytes)
           }
         }
-        swap(&previous, &current)
+        previousWasUp = true
+        continue
       }
+      window.withUnsafeMutableBufferPointer { w in
+        w[stride] = 1  // Sub: difference from the pixel to the left
+        current.withUnsafeBufferPointer { pixels in
+          for index in 0..<min(3, rowBytes) { w[stride + 1 + index] = pixels[index] }
+          for index in 3..<max(3, rowBytes) {
+            w[stride + 1 + index] = pixels[index] &- pixels[index - 3]
+          }
+        }
+        let row = UnsafeBufferPointer(rebasing: w[stride..<2 * stride])
+        adler.add(row)
+        if y == 0 {
+          stream.compress(row, from: 0, period: stride)  // nothing precedes the first row
+        } else {
+          stream.compress(UnsafeBufferPointer(w), from: stride, period: stride)
+        }
+        // This row becomes the row above.
+        w.baseAddress!.update(from: w.baseAddress! + stride, count: stride)
+      }
+      swap(&previous, &current)
+      previousWasUp = false
     }
 
     var zlib: [UInt8] = [0x78, 0x01]  // deflate, 32 KB window, no dictionary, fastest
-    zlib.append(contentsOf: DeflateEncoder.compress(filtered, period: rowBytes + 1))
-    appendBigEndian(&zlib, Adler32.checksum(filtered))
+    zlib.append(contentsOf: stream.finish())
+    appendBigEndian(&zlib, adler.value)
 
     var png = signature
     var header: [UInt8] = []

@@ -77,7 +77,10 @@ public struct PNGPicture: Sendable, Equatable {
 
   /// The picture encoded as a PNG (8-bit RGB).
   public func pngData() -> [UInt8] {
-    PNGEncoder.encodeRGB(width: width, height: height) { row, pixels in
+    PNGEncoder.encodeRGB(
+      width: width, height: height,
+      rowKey: { row in (band.containsRow(row) ? 1 : 0) | (rectangle.containsRow(row) ? 2 : 0) }
+    ) { row, pixels in
       fillRow(row, into: &pixels)
     }
   }
