@@ -26,8 +26,12 @@ extension Params {
     return p
   }
 
-  /// The names of the object's members, in document order.
-  public var memberNames: [String] { object?.members.map(\.key) ?? [] }
+  /// The names of the object's members, each once, in order of first appearance (a repeated
+  /// key is one member whose value is the last given, as with ``value(named:)``).
+  public var memberNames: [String] {
+    var seen = Set<String>()
+    return (object?.members ?? []).compactMap { seen.insert($0.key).inserted ? $0.key : nil }
+  }
 
   /// The member named `name` (`nil` when absent or `null`).
   public func value(named name: String) -> JSONRef? {

@@ -32,6 +32,19 @@ import Testing
     ])
   }
 
+  /// The `willPresentScreen` that follows a recorded click opening a landing page or deep link.
+  private func presentEvent(_ adId: String) -> JSONValue {
+    .object([
+      ("jsonrpc", .string("2.0")), ("method", .string("adEvent")),
+      (
+        "params",
+        .object([
+          ("adId", .string(adId)), ("event", .string("willPresentScreen")), ("assetKey", .null),
+        ])
+      ),
+    ])
+  }
+
   // MARK: Actions
 
   @Test func aClickWithoutOpenableSchemesOpensTheLandingPage() throws {
@@ -111,7 +124,8 @@ import Testing
     #expect(
       try click(client, adId, "Headline", schemes: #"["gadexample"]"#)["action"]
         == .string("deepLink"))
-    #expect(try client.takeNotifications().map { $0["method"] } == [.string("adEvent")])
+    #expect(
+      try client.takeNotifications() == [clickEvent(adId, "Headline"), presentEvent(adId)])
   }
 
   @Test func theCustomClickGoesToTheConnectionThatEnabledTheHandler() throws {
@@ -135,7 +149,8 @@ import Testing
       try click(other, adId, "Headline", schemes: #"["gadexample"]"#)
         == outcome(true, "deepLink", "gadexample://custom/10063170"))
     #expect(try other.takeNotifications().isEmpty)
-    #expect(try loader.takeNotifications() == [clickEvent(adId, "Headline")])
+    #expect(
+      try loader.takeNotifications() == [clickEvent(adId, "Headline"), presentEvent(adId)])
   }
 
   @Test func setCustomClickHandlerOnANativeAdIsError2003() throws {
@@ -157,8 +172,8 @@ import Testing
     }
     #expect(
       try client.takeNotifications()
-        == ["headline", "icon", "image", "mediaView", "starRating", "headline"].map {
-          clickEvent(adId, $0)
+        == ["headline", "icon", "image", "mediaView", "starRating", "headline"].flatMap {
+          [clickEvent(adId, $0), presentEvent(adId)]
         })
   }
 
@@ -170,9 +185,9 @@ import Testing
     var announced = 0
     loader.session.onOutput = { _ in announced += 1 }
     #expect(try click(other, adId, "body")["recorded"] == .bool(true))
-    #expect(announced == 1)
+    #expect(announced == 2)  // didRecordClick, then willPresentScreen
     #expect(try other.takeNotifications().isEmpty)
-    #expect(try loader.takeNotifications() == [clickEvent(adId, "body")])
+    #expect(try loader.takeNotifications() == [clickEvent(adId, "body"), presentEvent(adId)])
   }
 
   @Test func assetIdentifiersAreAliasesOfTheirNames() throws {
@@ -181,7 +196,10 @@ import Testing
     _ = try click(client, adId, "3001")
     _ = try click(client, adId, "3003")
     #expect(
-      try client.takeNotifications() == [clickEvent(adId, "headline"), clickEvent(adId, "icon")])
+      try client.takeNotifications() == [
+        clickEvent(adId, "headline"), presentEvent(adId), clickEvent(adId, "icon"),
+        presentEvent(adId),
+      ])
   }
 
   @Test func clickingAdChoicesOfAnIndirectAdIsNotAnAdClick() throws {

@@ -34,7 +34,7 @@ import Testing
     for _ in 0..<3 {
       #expect(
         try client.result("recordImpression", #"{"adId":"\#(adId)"}"#)
-          == .object([("recorded", .bool(false))]))
+          == .object([("recorded", .bool(false)), ("reason", .string("alreadyRecorded"))]))
     }
     #expect(try client.takeNotifications().isEmpty)
     #expect(harness.manager.events.filter { $0.event == .didRecordImpression }.count == 1)
@@ -84,10 +84,10 @@ import Testing
     _ = try client.result("recordImpression", #"{"adId":"\#(adId)"}"#)
     _ = try client.result("performClickOnAsset", #"{"adId":"\#(adId)","key":"icon"}"#)
     let events = harness.manager.events
-    #expect(events.map(\.event) == [.didRecordImpression, .didRecordClick])
-    #expect(events.map(\.adId) == [adId, adId])
-    #expect(events.map(\.assetKey) == [nil, "icon"])
-    #expect(events.map(\.sequence) == [1, 2])
+    #expect(events.map(\.event) == [.didRecordImpression, .didRecordClick, .willPresentScreen])
+    #expect(events.map(\.adId) == [adId, adId, adId])
+    #expect(events.map(\.assetKey) == [nil, "icon", nil])
+    #expect(events.map(\.sequence) == [1, 2, 3])
   }
 
   @Test func anImpressionNotificationIsNotAnsweredButStillRecorded() throws {

@@ -15,6 +15,17 @@ import Testing
     }
   }
 
+  @Test func everyMethodOfTheDesignIsRegistered() {
+    let names = Set(harness.dispatcher.methodNames)
+    for method in [
+      "registerAdView", "unregisterAdView", "reportVisibility", "reportScreenDismissed",
+      "muteThisAd", "videoControl", "getVideoState", "getEvents", "store.defineFormat",
+      "store.putCreative", "store.putAdUnit", "store.remove", "store.list",
+    ] {
+      #expect(names.contains(method), "\(method)")
+    }
+  }
+
   @Test func anUnknownMethodIsMethodNotFound() throws {
     let error = try harness.connect().error("loadAds", #"{"adUnitID":"x"}"#)
     #expect(error["code"] == .number("-32601"))

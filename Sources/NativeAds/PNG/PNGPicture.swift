@@ -75,13 +75,26 @@ public struct PNGPicture: Sendable, Equatable {
     if rectangle.containsRow(row) { fill(&pixels, clamp(rectangle), accent) }
   }
 
-  /// The picture encoded as a PNG (8-bit RGB).
+  /// The picture encoded as a PNG: indexed colour (its three colours), bit depth 2.
   public func pngData() -> [UInt8] {
-    PNGEncoder.encodeRGB(
-      width: width, height: height,
+    PNGEncoder.encodeIndexed(
+      width: width, height: height, palette: [background, bandColor, accent],
       rowKey: { row in (band.containsRow(row) ? 1 : 0) | (rectangle.containsRow(row) ? 2 : 0) }
-    ) { row, pixels in
-      fillRow(row, into: &pixels)
+    ) { row, indices in
+      fillIndices(row, into: &indices)
+    }
+  }
+
+  /// Writes row `row` as palette indices (0 background, 1 band, 2 accent).
+  func fillIndices(_ row: Int, into indices: inout [UInt8]) {
+    indices.withUnsafeMutableBufferPointer { buffer in
+      buffer.update(repeating: 0)
+      if band.containsRow(row) {
+        for x in clamp(band) { buffer[x] = 1 }
+      }
+      if rectangle.containsRow(row) {
+        for x in clamp(rectangle) { buffer[x] = 2 }
+      }
     }
   }
 

@@ -88,7 +88,11 @@ enum StoreDecoder {
       let native = try nativeAssets(assets, colorKey: id)
       content = .native(native)
       if var video {
-        video.mainImage = native.images.first
+        // The poster, else the first image, is what shows before the video plays.
+        if video.mainImage == nil { video.mainImage = native.images.first }
+        if video.aspectRatio == 0, let image = video.mainImage, image.height > 0 {
+          video.aspectRatio = Double(image.width) / Double(image.height)
+        }
         media = video
       } else if let first = native.images.first {
         media = .image(first)

@@ -9,6 +9,8 @@ enum Units {
   static let backfill = "/21775744923/example/native-backfill"
   static let adMob = "ca-app-pub-3940256099942544/3986624511"
   static let customFormat = "10063170"
+  static let video = "/21775744923/example/native-video"
+  static let videoFormat = "12406343"
 }
 
 /// A service over the built-in inventory with a manual clock, and clients (sessions) on it.
@@ -19,8 +21,12 @@ final class ServiceHarness {
   let service: NativeAdsService
   private var nextSessionID: UInt64 = 1
 
-  init() {
-    manager = AdManager(inventory: StoreLoader.builtInInventory(), clock: clock, seed: 42)
+  /// `adLifetime` and `maxEvents` are `--ad-lifetime` and `--max-events` (defaults 3600 and
+  /// 100000, as in the service).
+  init(adLifetime: Double = 3600, maxEvents: Int = 100_000) {
+    manager = AdManager(
+      inventory: StoreLoader.builtInInventory(), clock: clock, seed: 42, adLifetime: adLifetime,
+      maxEvents: maxEvents)
     service = NativeAdsService(manager: manager, dispatcher: dispatcher)
   }
 

@@ -16,6 +16,8 @@ struct DecodedPNG {
   var height: Int
   var chunkTypes: [String]
   var decompressedSize: Int
+  /// Bytes of one row before filtering (without the filter byte).
+  var bytesPerRow: Int
   /// RGB bytes, row by row, `width * 3` bytes a row.
   var pixels: [UInt8]
 
@@ -34,6 +36,7 @@ struct DecodedPNG {
     var offset = 8
     var types: [String] = []
     var header: [UInt8] = []
+    var palette: [UInt8] = []
     var idat: [UInt8] = []
     while offset < png.count {
       guard offset + 12 <= png.count else { throw .truncated }
@@ -48,6 +51,7 @@ struct DecodedPNG {
       types.append(type)
       if type == "IHDR" { header = body }
       if type == "IDAT" { idat += body }
+      if type == "PLTE" { palette = body }
       offset += 12 + length
     }
     guard types.first == "IHDR", types.last == "IEND", types.contains("IDAT") else {
@@ -57,8 +61,14 @@ struct DecodedPNG {
     let width = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
     let height =
       Int(header[4]) << 24 | Int(header[5]) << 16 | Int(header[6]) << 8 | Int(header[7])
-    // 8-bit truecolour, deflate, adaptive filtering, no interlace.
-    guard Array(header[8..<13]) == [8, 2, 0, 0, 0] else { throw .unsupportedHeader }
+    // 8-bit truecolour, or indexed colour of bit depth 1, 2, 4 or 8; deflate, adaptive
+    // filtering, no interlace.
+    let depth = Int(header[8])
+    let indexed = header[9] == 3
+    guard Array(header[10..<13]) == [0, 0, 0],
+      (header[9] == 2 && depth == 8) || (indexed && [1, 2, 4, 8].contains(depth)),
+      !indexed || (palette.count % 3 == 0 && palette.count >= 3)
+    else { throw .unsupportedHeader }
 
     let raw: [UInt8]
     do {
@@ -66,18 +76,21 @@ struct DecodedPNG {
     } catch {
       throw .inflate(error)
     }
-    let stride = width * 3
+    let bytesPerPixel = indexed ? 1 : 3
+    let stride = indexed ? (width * depth + 7) / 8 : width * 3
     guard raw.count == height * (stride + 1) else {
       throw .wrongDecompressedSize(expected: height * (stride + 1), actual: raw.count)
     }
-    var pixels = [UInt8](repeating: 0, count: height * stride)
+    var unfiltered = [UInt8](repeating: 0, count: height * stride)
     for row in 0..<height {
       let filter = Int(raw[row * (stride + 1)])
       for index in 0..<stride {
         let x = raw[row * (stride + 1) + 1 + index]
-        let a = index >= 3 ? pixels[row * stride + index - 3] : 0
-        let b = row > 0 ? pixels[(row - 1) * stride + index] : 0
-        let c = row > 0 && index >= 3 ? pixels[(row - 1) * stride + index - 3] : 0
+        let a = index >= bytesPerPixel ? unfiltered[row * stride + index - bytesPerPixel] : 0
+        let b = row > 0 ? unfiltered[(row - 1) * stride + index] : 0
+        let c =
+          row > 0 && index >= bytesPerPixel
+          ? unfiltered[(row - 1) * stride + index - bytesPerPixel] : 0
         let predictor: UInt8
         switch filter {
         case 0: predictor = 0
@@ -92,9 +105,28 @@ struct DecodedPNG {
           predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
         default: throw .badFilter(filter)
         }
-        pixels[row * stride + index] = x &+ predictor
+        unfiltered[row * stride + index] = x &+ predictor
       }
     }
+    var pixels: [UInt8]
+    if indexed {
+      pixels = []
+      pixels.reserveCapacity(width * height * 3)
+      let perByte = 8 / depth
+      let mask = (1 << depth) - 1
+      for row in 0..<height {
+        for column in 0..<width {
+          let byte = Int(unfiltered[row * stride + column / perByte])
+          let shift = 8 - depth * (column % perByte + 1)
+          let entry = (byte >> shift) & mask
+          guard entry * 3 + 2 < palette.count else { throw .unsupportedHeader }
+          pixels.append(contentsOf: palette[entry * 3..<entry * 3 + 3])
+        }
+      }
+    } else {
+      pixels = unfiltered
+    }
+    self.bytesPerRow = stride
     self.width = width
     self.height = height
     self.chunkTypes = types
