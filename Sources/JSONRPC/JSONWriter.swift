@@ -52,8 +52,9 @@ public struct JSONWriter {
     needsComma = false
   }
 
-  /// Writes a member name known only at run time (escaped).
-  public mutating func key(_ name: String) {
+  /// Writes a member name known only at run time (escaped). (Named apart from
+  /// ``key(_:)-(StaticString)`` so that literals never take the slower, escaping path.)
+  public mutating func key(escaping name: String) {
     if needsComma { bytes.append(UInt8(ascii: ",")) }
     appendEscaped(name)
     bytes.append(UInt8(ascii: ":"))
@@ -129,7 +130,7 @@ public struct JSONWriter {
     case .object(let members):
       beginObject()
       for (k, item) in members {
-        key(k)
+        key(escaping: k)
         value(item)
       }
       endObject()

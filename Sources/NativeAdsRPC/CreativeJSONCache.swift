@@ -73,7 +73,7 @@ final class CreativeJSONCache {
       w.key("extraAssets")
       w.beginObject()
       for (k, v) in assets.extraAssets {
-        w.key(k)
+        w.key(escaping: k)
         w.string(v)
       }
       w.endObject()

@@ -11,6 +11,8 @@ public final class NativeAdsService: AdEventSink {
   public let dispatcher: Dispatcher
   let creativeJSON = CreativeJSONCache()
   private var sessions: [UInt64: RPCSession] = [:]
+  /// The last whole second formatted by ``timestamp(_:)`` (loads in one second share it).
+  private var lastTimestamp: (second: Double, text: String) = (-1, "")
 
   public init(manager: AdManager, dispatcher: Dispatcher) {
     self.manager = manager
@@ -36,6 +38,13 @@ public final class NativeAdsService: AdEventSink {
       sessions.removeValue(forKey: s.id)
       _ = manager.releaseAll(ownedBy: s.id)
     }
+  }
+
+  /// RFC 3339 UTC time in whole seconds, memoised for the current second.
+  func timestamp(_ seconds: Double) -> String {
+    let second = seconds.rounded(.down)
+    if second != lastTimestamp.second { lastTimestamp = (second, formatRFC3339(second)) }
+    return lastTimestamp.text
   }
 
   // MARK: AdEventSink

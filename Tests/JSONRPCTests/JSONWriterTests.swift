@@ -140,9 +140,9 @@ import Testing
   @Test func runtimeKeysAreEscaped() {
     let text = written { w in
       w.beginObject()
-      w.key("plain" as String)
+      w.key(escaping: "plain" as String)
       w.int(1)
-      w.key("q\"uo\\te\n" as String)
+      w.key(escaping: "q\"uo\\te\n" as String)
       w.int(2)
       w.endObject()
     }

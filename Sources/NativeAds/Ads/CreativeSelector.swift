@@ -13,13 +13,14 @@ enum CreativeSelector {
     of unit: AdUnit, for request: AdRequest, in inventory: Inventory,
     rotation: inout CreativeRotation
   ) -> [Creative] {
-    let kinds = Set(request.adTypes)
-    let formatIDs = Set(request.customNativeAdFormatIDs)
-    var seen: Set<String> = []
+    // Requests name a couple of kinds and formats, and units list a handful of creatives:
+    // linear scans beat hashing here.
+    let kinds = request.adTypes
+    let formatIDs = request.customNativeAdFormatIDs
     var eligible: [(listing: Int, creative: Creative)] = []
     for (listing, creativeID) in unit.creativeIDs.enumerated() {
-      guard seen.insert(creativeID).inserted, let creative = inventory.creative(creativeID),
-        kinds.contains(creative.kind)
+      guard !unit.creativeIDs[..<listing].contains(creativeID),
+        let creative = inventory.creative(creativeID), kinds.contains(creative.kind)
       else { continue }
       if let formatID = creative.content.customFormatID, !formatIDs.contains(formatID) {
         continue

@@ -1,29 +1,92 @@
 /// One creative in the inventory: its content, media, how it is sold, how it ranks, and where a
 /// click on it leads.
 public struct Creative: Sendable {
+  /// The stored values. A creative is copied into every ad loaded from it, into rankings and
+  /// into replies: behind one immutable box a copy costs one reference count, not one per
+  /// field (copy-on-write for the rare change).
+  struct Fields: Sendable {
+    var id: String
+    var content: CreativeContent
+    var media: MediaContent
+    var adChoices: AdChoicesInfo?
+    var priority: Int
+    var eCPM: Double
+    var deepLinks: [String]
+    var landingPageURL: String
+    var hasCustomClickAction: Bool
+    var targeting: Targeting
+    var muteThisAdReasons: [String]
+  }
+
+  final class Box: Sendable {
+    let fields: Fields
+    init(_ fields: Fields) { self.fields = fields }
+  }
+
+  private var box: Box
+
+  private mutating func update(_ change: (inout Fields) -> Void) {
+    var fields = box.fields
+    change(&fields)
+    box = Box(fields)
+  }
+
   /// The creative ID, unique in an ``Inventory``.
-  public var id: String
+  public var id: String {
+    get { box.fields.id }
+    set { update { $0.id = newValue } }
+  }
   /// The assets.
-  public var content: CreativeContent
+  public var content: CreativeContent {
+    get { box.fields.content }
+    set { update { $0.content = newValue } }
+  }
   /// The media content.
-  public var media: MediaContent
+  public var media: MediaContent {
+    get { box.fields.media }
+    set { update { $0.media = newValue } }
+  }
   /// The AdChoices overlay: present exactly for indirect ads (see ``isIndirect``).
-  public var adChoices: AdChoicesInfo?
+  public var adChoices: AdChoicesInfo? {
+    get { box.fields.adChoices }
+    set { update { $0.adChoices = newValue } }
+  }
   /// The line item priority: higher wins.
-  public var priority: Int
+  public var priority: Int {
+    get { box.fields.priority }
+    set { update { $0.priority = newValue } }
+  }
   /// The eCPM; breaks priority ties, higher wins.
-  public var eCPM: Double
+  public var eCPM: Double {
+    get { box.fields.eCPM }
+    set { update { $0.eCPM = newValue } }
+  }
   /// Deep links tried in order on a click; the first whose scheme the caller can open is used.
-  public var deepLinks: [String]
+  public var deepLinks: [String] {
+    get { box.fields.deepLinks }
+    set { update { $0.deepLinks = newValue } }
+  }
   /// The page opened on a click when no deep link applies.
-  public var landingPageURL: String
+  public var landingPageURL: String {
+    get { box.fields.landingPageURL }
+    set { update { $0.landingPageURL = newValue } }
+  }
   /// Whether the creative has a custom click action, so that a custom click handler takes over
   /// its clicks (meaningful for custom formats only).
-  public var hasCustomClickAction: Bool
+  public var hasCustomClickAction: Bool {
+    get { box.fields.hasCustomClickAction }
+    set { update { $0.hasCustomClickAction = newValue } }
+  }
   /// What a request must match for this creative to serve.
-  public var targeting: Targeting
+  public var targeting: Targeting {
+    get { box.fields.targeting }
+    set { update { $0.targeting = newValue } }
+  }
   /// The reasons offered by Mute This Ad; empty when the creative does not offer it.
-  public var muteThisAdReasons: [String]
+  public var muteThisAdReasons: [String] {
+    get { box.fields.muteThisAdReasons }
+    set { update { $0.muteThisAdReasons = newValue } }
+  }
 
   /// The ad kind this creative is served as.
   public var kind: AdKind { content.kind }
@@ -61,16 +124,11 @@ public struct Creative: Sendable {
     targeting: Targeting = Targeting(),
     muteThisAdReasons: [String] = []
   ) {
-    self.id = id
-    self.content = content
-    self.media = media
-    self.adChoices = adChoices
-    self.priority = priority
-    self.eCPM = eCPM
-    self.deepLinks = deepLinks
-    self.landingPageURL = landingPageURL
-    self.hasCustomClickAction = hasCustomClickAction
-    self.targeting = targeting
-    self.muteThisAdReasons = muteThisAdReasons
+    box = Box(
+      Fields(
+        id: id, content: content, media: media, adChoices: adChoices, priority: priority,
+        eCPM: eCPM, deepLinks: deepLinks, landingPageURL: landingPageURL,
+        hasCustomClickAction: hasCustomClickAction, targeting: targeting,
+        muteThisAdReasons: muteThisAdReasons))
   }
 }

@@ -85,7 +85,7 @@ enum LoadAd: ServiceMethod {
       w.key("responseInfo")
       w.raw(responseInfo)
       w.key("expiresAt")
-      w.string(formatRFC3339(ad.expiresAt))
+      w.string(context.service.timestamp(ad.expiresAt))
       w.endObject()
     }
     w.endArray()
