@@ -557,6 +557,9 @@ def main() -> int:
     ap.add_argument("--no-pin", action="store_true", help="do not pin server/loadgen to CPUs")
     ap.add_argument("--no-node", action="store_true", help="skip the Node baseline")
     ap.add_argument("--node", default=shutil.which("node") or "node", help="the node binary")
+    ap.add_argument("--node-images", choices=["same", "own"], default="same",
+                    help="Node serves native-ads' own image bytes (same, the fair default: equal "
+                         "reply sizes) or its own 8-bit RGB PNGs (own: ~42 KB replies)")
     ap.add_argument("--out", default=str(OUT / "results.json"), help="where to write the JSON")
     args = ap.parse_args()
 
@@ -593,8 +596,9 @@ def main() -> int:
     pin = Pinning(not args.no_pin)
     # Node serves native-ads' own image bytes (read from the loadAd reply captured when
     # native-ads runs first), so both send replies of the same size.
-    node_argv = [args.node, str(BENCH / "node_server.js"), "--tcp", "127.0.0.1:0",
-                 "--images", str(LOADAD_REPLY_FILE)] if node_ok else None
+    node_argv = [args.node, str(BENCH / "node_server.js"), "--tcp", "127.0.0.1:0"] if node_ok else None
+    if node_argv and args.node_images == "same":
+        node_argv += ["--images", str(LOADAD_REPLY_FILE)]
     t0 = time.monotonic()
     servers = {
         "native-ads": [bin_path, "--tcp", "127.0.0.1:0", "--log-level", "warn"],
