@@ -64,21 +64,24 @@ public final class Dispatcher {
         id: nil, into: &w)
       return true
     }
-    w.beginArray()
-    var any = false
-    for element in batch.elements {
+    // Each member's reply goes to its slot; the array is written now, or, when some member
+    // deferred its reply, by the last of them to answer.
+    let reply = BatchReply(session: session, count: batch.count)
+    let outer = currentBatch
+    currentBatch = reply
+    defer { currentBatch = outer }
+    for (slot, element) in batch.elements.enumerated() {
       let mark = w.bytes.count
-      let comma = w.needsComma
-      w.element()
+      currentSlot = slot
       if handleSingle(element, session, &w) {
-        any = true
-      } else {
-        w.bytes.removeSubrange(mark...)
-        w.needsComma = comma
+        reply.set(slot, Array(w.bytes[mark...]))
       }
+      w.bytes.removeSubrange(mark...)
+      w.needsComma = false
     }
-    w.endArray()
-    return any
+    guard reply.seal(), let bytes = reply.arrayBytes else { return false }
+    w.raw(bytes)
+    return true
   }
 
   /// Handles one request object; returns whether a reply was written.
@@ -107,6 +110,13 @@ public final class Dispatcher {
         break
       }
     }
+    if method == nil, let id, version?.stringEquals("2.0") == true,
+      let outcome = responseOutcome(of: request)
+    {
+      // A response to a request this server sent (mediation adapters): never answered.
+      session.handleResponse(id: id, outcome)
+      return false
+    }
     if let id, id.kind != .string && id.kind != .number && id.kind != .null {
       Self.writeError(
         .invalidRequest("id must be a string, a number or null"), id: nil, into: &w)
@@ -131,7 +141,9 @@ public final class Dispatcher {
       // Valid notifications are never answered, whatever happens.
       guard let handler, params?.kind != .array else { return false }
       var discard = JSONWriter(capacity: 0)
-      let call = MethodCall(params: Params(params), session: session, isNotification: true)
+      begin(id: nil)
+      let call = MethodCall(
+        params: Params(params), session: session, isNotification: true, dispatcher: self)
       try? handler(call, &discard)
       return false
     }
@@ -148,15 +160,74 @@ public final class Dispatcher {
     let mark = w.bytes.count
     Self.writeEnvelopeStart(id: id, into: &w)
     w.key("result")
+    begin(id: id)
     do throws(RPCError) {
-      try handler(MethodCall(params: Params(params), session: session, isNotification: false), &w)
+      try handler(
+        MethodCall(
+          params: Params(params), session: session, isNotification: false, dispatcher: self), &w)
+      if deferred != nil {
+        // The handler will answer later (DeferredReply): nothing to write now.
+        deferred = nil
+        w.bytes.removeSubrange(mark...)
+        w.needsComma = false
+        return false
+      }
       w.endObject()
     } catch {
+      deferred = nil
       w.bytes.removeSubrange(mark...)
       w.needsComma = false
       Self.writeError(error, id: id, into: &w)
     }
     return true
+  }
+
+  // MARK: - Deferred replies and responses
+
+  /// The request being handled, for ``deferCurrentReply(session:)``.
+  private var currentIsNotification = true
+  private var currentBatch: BatchReply?
+  private var currentSlot = 0
+  private var deferred: DeferredReply?
+
+  private func begin(id: JSONRef?) {
+    currentIsNotification = id == nil
+    deferredIDSource = id
+    deferred = nil
+  }
+
+  /// The id of the running request, copied only if its handler defers.
+  private var deferredIDSource: JSONRef?
+
+  func deferCurrentReply(session: RPCSession) -> DeferredReply {
+    if let deferred { return deferred }
+    let id: [UInt8]? = currentIsNotification ? nil : deferredIDSource.map { Array($0.rawBytes) }
+    let batch = currentBatch
+    if id != nil { batch?.expectDeferred() }
+    let reply = DeferredReply(session: session, id: id, batch: batch, slot: currentSlot)
+    deferred = reply
+    return reply
+  }
+
+  /// `result` or `error` of a response object; `nil` when it is not a well-formed response.
+  private func responseOutcome(of message: JSONRef) -> Result<JSONRef, RPCError>? {
+    let result = message["result"]
+    let error = message["error"]
+    switch (result, error) {
+    case (let result?, nil):
+      return .success(result)
+    case (nil, let error?):
+      guard error.kind == .object else { return nil }
+      let params = Params(error)
+      let code = (try? params.optionalInt("code")) ?? nil
+      let text = (try? params.optionalString("message")) ?? nil
+      return .failure(
+        RPCError(
+          code: code ?? -32603, message: text ?? "",
+          data: error["data"].map { $0.materialize() }))
+    default:
+      return nil
+    }
   }
 
   @inline(__always)

@@ -8,8 +8,13 @@ public struct MethodCall {
   public let session: RPCSession
   /// True for a notification: whatever the handler writes is discarded.
   public let isNotification: Bool
+  unowned let dispatcher: Dispatcher
+
+  /// Takes the reply out of the handler's hands: the handler returns without writing a
+  /// result, and answers later through the returned object.
+  public func deferReply() -> DeferredReply { dispatcher.deferCurrentReply(session: session) }
 }
 
 /// A method implementation: decode `call.params` in full, do the work, then write exactly
-/// one JSON value (the result) into the writer, or throw.
+/// one JSON value (the result) into the writer, or throw, or defer the reply.
 public typealias MethodHandler = (MethodCall, inout JSONWriter) throws(RPCError) -> Void

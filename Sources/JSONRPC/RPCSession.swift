@@ -158,6 +158,67 @@ public final class RPCSession {
     if !receiving { onOutput?(self) }
   }
 
+  /// Writes a framed message now (a deferred reply, a batch completed later) and flushes it
+  /// unless a read is being handled (which flushes at its end).
+  func sendFramed(_ body: [UInt8]) {
+    guard !isClosed else { return }
+    appendFramed(body)
+    if !receiving { onOutput?(self) }
+  }
+
+  // MARK: - Requests from the server
+
+  /// What a request the server sent came back with. The `JSONRef` is valid only during the
+  /// callback.
+  public typealias ResponseHandler = (Result<JSONRef, RPCError>) -> Void
+
+  private var pendingRequests: [String: ResponseHandler] = [:]
+  private var nextRequestNumber = 0
+
+  /// Requests sent to this connection and not answered yet.
+  public var pendingRequestCount: Int { pendingRequests.count }
+
+  /// Sends a request to the client (the server acting as a JSON-RPC client, for mediation
+  /// adapters). Its id is a string `"native-ads:N"`, so it never collides with the client's
+  /// own ids. `onResponse` runs once, with the client's answer, or with a `-32000` error when
+  /// the connection closes first; never after ``cancelRequest(_:)``. Returns the id.
+  @discardableResult
+  public func sendRequest(
+    _ method: StaticString, _ writeParams: (inout JSONWriter) -> Void,
+    onResponse: @escaping ResponseHandler
+  ) -> String {
+    nextRequestNumber += 1
+    let id = "native-ads:\(nextRequestNumber)"
+    guard !isClosed else {
+      onResponse(.failure(RPCError(code: -32000, message: "Connection closed")))
+      return id
+    }
+    pendingRequests[id] = onResponse
+    var w = JSONWriter(capacity: 256)
+    w.raw(#"{"jsonrpc":"2.0","id":"#.utf8)
+    w.string(id)
+    w.key("method")
+    w.string(method.description)
+    w.key("params")
+    writeParams(&w)
+    w.endObject()
+    sendFramed(w.bytes)
+    return id
+  }
+
+  /// Forgets a request (after its timeout): a late answer is then ignored.
+  public func cancelRequest(_ id: String) {
+    pendingRequests.removeValue(forKey: id)
+  }
+
+  /// Routes a response to the request it answers; unknown ids are ignored.
+  func handleResponse(id: JSONRef, _ outcome: Result<JSONRef, RPCError>) {
+    guard let key = id.stringValue, let handler = pendingRequests.removeValue(forKey: key) else {
+      return
+    }
+    handler(outcome)
+  }
+
   /// Refuses the connection: the first bytes it sends are answered with `error` (in its own
   /// framing) and the connection is then closed. Used for the connection limit.
   public func reject(with error: RPCError) {
@@ -169,6 +230,11 @@ public final class RPCSession {
     guard !isClosed else { return }
     isClosed = true
     pendingInput = []
+    let unanswered = pendingRequests
+    pendingRequests = [:]
+    for (_, handler) in unanswered.sorted(by: { $0.key < $1.key }) {
+      handler(.failure(RPCError(code: -32000, message: "Connection closed")))
+    }
     onClose?(self)
     onClose = nil
     onOutput = nil

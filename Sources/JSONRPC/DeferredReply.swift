@@ -1,0 +1,108 @@
+/// A reply that a handler gives later: after waiting on a timer or on another connection (a
+/// mediation adapter), without blocking the loop.
+///
+/// Obtained from ``MethodCall/deferReply()``; the handler then returns without writing a
+/// result. Exactly one of ``resolve(_:)`` or ``reject(_:)`` takes effect; later calls, and
+/// calls after the connection closed, do nothing. Inside a batch, the batch's reply (one
+/// array, in request order) is written when its last deferred member is answered.
+/// Loop-thread only.
+public final class DeferredReply {
+  private weak var session: RPCSession?
+  private let id: [UInt8]?
+  private let batch: BatchReply?
+  private let slot: Int
+  public private(set) var isAnswered = false
+
+  init(session: RPCSession, id: [UInt8]?, batch: BatchReply?, slot: Int) {
+    self.session = session
+    self.id = id
+    self.batch = batch
+    self.slot = slot
+  }
+
+  /// True when nobody will read the reply (a notification): the work may still be done.
+  public var isNotification: Bool { id == nil }
+
+  /// Answers with a result; `writeResult` writes exactly one JSON value.
+  public func resolve(_ writeResult: (inout JSONWriter) -> Void) {
+    guard !isAnswered else { return }
+    isAnswered = true
+    guard let id else { return }
+    var w = JSONWriter(capacity: 256)
+    w.raw(#"{"jsonrpc":"2.0","id":"#.utf8)
+    w.raw(id)
+    w.key("result")
+    writeResult(&w)
+    w.endObject()
+    deliver(w.bytes)
+  }
+
+  /// Answers with an error.
+  public func reject(_ error: RPCError) {
+    guard !isAnswered else { return }
+    isAnswered = true
+    guard let id else { return }
+    var w = JSONWriter(capacity: 128)
+    w.raw(#"{"jsonrpc":"2.0","id":"#.utf8)
+    w.raw(id)
+    w.key("error")
+    error.write(to: &w)
+    w.endObject()
+    deliver(w.bytes)
+  }
+
+  private func deliver(_ body: [UInt8]) {
+    if let batch {
+      batch.fill(slot, with: body)
+    } else if let session, !session.isClosed {
+      session.sendFramed(body)
+    }
+  }
+}
+
+/// The reply to a batch some of whose requests were deferred: each member's reply (or nothing,
+/// for notifications) in request order, written as one array once all are known.
+final class BatchReply {
+  private weak var session: RPCSession?
+  private(set) var slots: [[UInt8]?]
+  /// Deferred members not answered yet.
+  private(set) var pending = 0
+  /// Set once the dispatcher has gone through every member: from then on the last answer
+  /// writes the batch.
+  private var sealed = false
+
+  init(session: RPCSession, count: Int) {
+    self.session = session
+    self.slots = Array(repeating: nil, count: count)
+  }
+
+  func set(_ slot: Int, _ body: [UInt8]) { slots[slot] = body }
+
+  func expectDeferred() { pending += 1 }
+
+  /// The dispatcher is done with the batch; true when nothing is pending (write it now).
+  func seal() -> Bool {
+    sealed = true
+    return pending == 0
+  }
+
+  /// The whole reply: `[r1,r2,...]`, or nil when every member was a notification.
+  var arrayBytes: [UInt8]? {
+    var bytes: [UInt8] = [UInt8(ascii: "[")]
+    var first = true
+    for case let reply? in slots {
+      if !first { bytes.append(UInt8(ascii: ",")) }
+      first = false
+      bytes.append(contentsOf: reply)
+    }
+    bytes.append(UInt8(ascii: "]"))
+    return first ? nil : bytes
+  }
+
+  func fill(_ slot: Int, with body: [UInt8]) {
+    slots[slot] = body
+    pending -= 1
+    guard sealed, pending == 0, let session, !session.isClosed else { return }
+    if let bytes = arrayBytes { session.sendFramed(bytes) }  // only notifications: nothing
+  }
+}
