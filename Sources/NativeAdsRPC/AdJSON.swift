@@ -79,6 +79,28 @@ enum AdJSON {
     w.endObject()
   }
 
+  /// Loader options as `loadAd` takes them (for `adapter.loadNativeAd`).
+  static func writeOptions(_ o: LoaderOptions, into w: inout JSONWriter) {
+    w.beginObject()
+    w.key("disableImageLoading")
+    w.bool(o.disableImageLoading)
+    w.key("shouldRequestMultipleImages")
+    w.bool(o.shouldRequestMultipleImages)
+    w.key("mediaAspectRatio")
+    w.string(o.mediaAspectRatio.rawValue)
+    w.key("adChoicesPosition")
+    w.string(o.adChoicesPosition.rawValue)
+    w.key("startMuted")
+    w.bool(o.startMuted)
+    w.key("customControlsRequested")
+    w.bool(o.customControlsRequested)
+    w.key("clickToExpandRequested")
+    w.bool(o.clickToExpandRequested)
+    w.key("numberOfAds")
+    w.int(o.numberOfAds)
+    w.endObject()
+  }
+
   /// `"videoController":{...},"currentTime":n,"duration":n` (members of an enclosing object).
   static func writeVideoMembers(_ state: VideoControllerState, into w: inout JSONWriter) {
     w.key("videoController")

@@ -29,6 +29,8 @@ final class CreativeJSONCache {
       video: ad.creative.media.hasVideoContent
         ? (options.startMuted ? 1 : 0) | (options.customControlsRequested ? 2 : 0)
           | (options.clickToExpandRequested ? 4 : 0) : 0)
+    // A mediated ad's creative is made for that one load: encode it, keep nothing.
+    if ad.mediation != nil { return Self.encode(ad) }
     if let cached = entries[key] { return cached }
     let encoded = Self.encode(ad)
     entries[key] = encoded

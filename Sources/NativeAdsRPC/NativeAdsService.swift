@@ -25,7 +25,8 @@ public final class NativeAdsService: AdEventSink {
     dispatcher.register(M.name) { [unowned self] call, result throws(RPCError) in
       let request = try M.decode(call.params)
       try M.handle(
-        request, context: MethodContext(service: self, session: call.session), result: &result)
+        request, context: MethodContext(service: self, session: call.session, call: call),
+        result: &result)
     }
   }
 
@@ -36,6 +37,8 @@ public final class NativeAdsService: AdEventSink {
     session.onClose = { [weak self] s in
       guard let self else { return }
       sessions.removeValue(forKey: s.id)
+      manager.cancelLoads(ownedBy: s.id)
+      manager.releaseAdapters(ownedBy: s.id)
       _ = manager.releaseAll(ownedBy: s.id)
     }
   }

@@ -13,10 +13,12 @@ protocol ServiceMethod {
     throws(RPCError)
 }
 
-/// What a method can reach: the service (ad manager, caches) and the calling session.
+/// What a method can reach: the service (ad manager, caches), the calling session, and the
+/// call itself (to defer the reply).
 struct MethodContext {
   let service: NativeAdsService
   let session: RPCSession
+  let call: MethodCall
 }
 
 /// Every method the service answers, registered in this order.
@@ -42,5 +44,11 @@ var allMethods: [any ServiceMethod.Type] {
     StorePutAdUnit.self,
     StoreRemove.self,
     StoreList.self,
+    RegisterAdapter.self,
+    UnregisterAdapter.self,
+    AdapterReportImpression.self,
+    AdapterReportClick.self,
+    AdapterReportEvent.self,
+    AdapterReportFullScreen.self,
   ]
 }

@@ -15,6 +15,7 @@ struct Options {
   var storeFile: String?
   var withBuiltIn = false
   var maxEvents = 100_000
+  var mediationDeadlineMilliseconds: UInt64 = 10_000
 
   static let version = "native-ads 0.1.0 (wire contract 1)"
 
@@ -50,6 +51,8 @@ struct Options {
                                  instead of the built-in test ad units.
       --with-builtin             With --store: serve the built-in units too.
       --max-events N             Events kept in the log for getEvents (default 100000).
+      --mediation-deadline-ms N  Longest a waterfall load may take (default 10000); units
+                                 may set their own (deadlineMs).
 
     BEHAVIOUR:
       --seed N                   Seed for response identifiers and ad IDs (default: time).
@@ -115,6 +118,7 @@ struct Options {
       case "--store": o.storeFile = try value(arg)
       case "--with-builtin": o.withBuiltIn = true
       case "--max-events": o.maxEvents = try positive(arg)
+      case "--mediation-deadline-ms": o.mediationDeadlineMilliseconds = UInt64(try positive(arg))
       case "--seed":
         let text = try value(arg)
         guard let s = UInt64(text) else {

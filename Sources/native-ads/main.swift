@@ -31,6 +31,8 @@ do {
   let manager = AdManager(
     inventory: inventory, clock: SystemClock(), seed: options.seed,
     adLifetime: options.adLifetimeSeconds, maxEvents: options.maxEvents)
+  manager.scheduler = LoopScheduler(eventLoop: eventLoop)
+  manager.mediationDeadlineMs = options.mediationDeadlineMilliseconds
   let dispatcher = Dispatcher(limits: options.rpc)
   let service = NativeAdsService(manager: manager, dispatcher: dispatcher)
   let server = Server(

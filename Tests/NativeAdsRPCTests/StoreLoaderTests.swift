@@ -168,7 +168,7 @@ private func builtInStorePath(_ testFile: String = #filePath) -> String {
         #"{"creatives":[{"id":"extra","kind":"customNative","formatID":"10063170","assets":{"Headline":"h","MainImage":{"url":"u","width":1,"height":1},"Caption":"c"},"landingPageURL":"l"}],"adUnits":[{"id":"/1/mine","creatives":["extra","native-content-1"]}]}"#,
         into: inventory) == nil)
     #expect(inventory.creatives.count == 10)
-    #expect(inventory.adUnits.count == 5)
+    #expect(inventory.adUnits.count == 6)
     #expect(inventory.adUnit(Units.direct) != nil)
   }
 
@@ -275,7 +275,7 @@ private func builtInStorePath(_ testFile: String = #filePath) -> String {
 
   // MARK: The built-in inventory
 
-  @Test func theBuiltInInventoryHasFourUnitsNineCreativesAndTwoFormats() {
+  @Test func theBuiltInInventoryHasFiveUnitsNineCreativesAndTwoFormats() {
     let inventory = StoreLoader.builtInInventory()
     #expect(
       inventory.adUnits
@@ -289,6 +289,15 @@ private func builtInStorePath(_ testFile: String = #filePath) -> String {
             id: Units.adMob, creativeIDs: ["admob-video-1", "admob-app-install-1"]),
           Units.video: AdUnit(
             id: Units.video, creativeIDs: ["video-native-1", "custom-video-12406343-1"]),
+          "native-ads/mediation/sample-waterfall": AdUnit(
+            id: "native-ads/mediation/sample-waterfall",
+            creativeIDs: ["backfill-app-install-1", "backfill-content-1"],
+            waterfall: [
+              .customEvent(
+                adapterClassName: "SampleCustomEvent", parameter: "sample-unit-1", eCPM: 2.5,
+                timeoutMs: 2000, label: "Sample network"),
+              .inventory(eCPM: 0.5, label: "Backfill"),
+            ]),
         ])
     #expect(
       inventory.creatives.keys.sorted() == [

@@ -600,7 +600,7 @@ private func customCreative(_ id: String = "bad", _ members: String = "") -> Str
     let list = try client.result("store.list")
     #expect(list["formats"]?.items?.map { $0["id"] } == [.string(Units.videoFormat)])
     #expect(list["creatives"]?.items?.count == 8)
-    #expect(list["adUnits"]?.items?.count == 3)
+    #expect(list["adUnits"]?.items?.count == 4)
   }
 
   @Test func anAdWhoseCreativeWasRemovedStillWorks() throws {
@@ -658,6 +658,28 @@ private func customCreative(_ id: String = "bad", _ members: String = "") -> Str
           unit(Units.backfill, ["backfill-app-install-1", "backfill-content-1"]),
           unit(Units.video, ["video-native-1", "custom-video-12406343-1"]),
           unit(Units.adMob, ["admob-video-1", "admob-app-install-1"]),
+          .object([
+            ("id", .string("native-ads/mediation/sample-waterfall")),
+            (
+              "creatives",
+              .array([.string("backfill-app-install-1"), .string("backfill-content-1")])
+            ),
+            (
+              "waterfall",
+              .array([
+                .object([
+                  ("type", .string("customEvent")),
+                  ("adapterClassName", .string("SampleCustomEvent")),
+                  ("parameter", .string("sample-unit-1")), ("eCPM", .number("2.5")),
+                  ("timeoutMs", .number("2000")), ("label", .string("Sample network")),
+                ]),
+                .object([
+                  ("type", .string("inventory")), ("eCPM", .number("0.5")),
+                  ("label", .string("Backfill")),
+                ]),
+              ])
+            ),
+          ]),
         ]))
     func asset(_ name: String, _ type: String, _ required: Bool) -> JSONValue {
       .object([("name", .string(name)), ("type", .string(type)), ("required", .bool(required))])

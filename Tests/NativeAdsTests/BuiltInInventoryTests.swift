@@ -96,7 +96,11 @@ struct BuiltInImage: Sendable, CustomTestStringConvertible {
         "video-native-1", "custom-video-12406343-1",
       ])
     #expect(inventory.creatives.count == 9)
-    #expect(inventory.adUnits.count == 4)
+    #expect(
+      inventory.adUnit("native-ads/mediation/sample-waterfall")?.creativeIDs == [
+        "backfill-app-install-1", "backfill-content-1",
+      ])
+    #expect(inventory.adUnits.count == 5)
     #expect(Set(inventory.formats.keys) == ["10063170", "12406343"])
   }
 

@@ -4,7 +4,8 @@ import Glibc
 /// what happens to them: impressions, clicks, ad view registration, Mute This Ad, full-screen
 /// presentations and video playback.
 ///
-/// Loop-bound: create and use it on the event loop thread only. Every method is synchronous.
+/// Loop-bound: create and use it on the event loop thread only. Every method is synchronous,
+/// but a waterfall load may complete later, from a ``scheduler`` timer or an adapter's answer.
 /// Every event goes through one place: it is appended to the event log (``events``,
 /// ``events(adId:event:since:limit:)``) and handed to ``sink`` (weak). Errors are typed: loads
 /// throw ``AdLoadError``, calls about an ad throw ``AdObjectError``.
@@ -12,6 +13,12 @@ import Glibc
 /// Video time is read from ``clock``: a playing video that has reached its end is noticed by
 /// the next call naming the ad (any method taking an `adId`, and ``ad(_:)``), which moves it to
 /// ``VideoPlaybackState/ended`` and records `videoDidEnd` before doing anything else.
+///
+/// Mediation (see `docs/mediation.md`): units with a ``AdUnit/waterfall`` load through
+/// ``load(_:owner:completion:)``, asking the inventory and the custom event adapters of
+/// ``adapters`` in turn, with timeouts run by ``scheduler``. Ads a custom event filled carry
+/// ``NativeAd/mediation``; their impressions and clicks are tracked by the service or by the
+/// adapter, as the mapped ad says.
 public final class AdManager {
   /// Where ads come from. Changes apply to the next load.
   public let inventory: Inventory
@@ -26,12 +33,32 @@ public final class AdManager {
   /// The sequence number of the latest event ever recorded (0 before the first), whether or
   /// not the log still keeps it.
   public private(set) var lastSequence = 0
+  /// Runs the per-source timeouts and load deadlines of waterfalls. Without one, nothing
+  /// times out: a waterfall waits for each adapter's answer.
+  public var scheduler: (any MediationScheduler)?
+  /// The mediation adapters, by class name (``SampleCustomEvent`` is built in).
+  public let adapters: AdapterRegistry
+  /// The deadline of a waterfall load, in milliseconds, for units without their own
+  /// ``AdUnit/deadlineMs`` (the server's `--mediation-deadline-ms`).
+  public var mediationDeadlineMs: UInt64 = 10_000
+  /// The per-adapter load timeout, in milliseconds, for the RPC layer to give a `customEvent`
+  /// source that states none (``WaterfallSource/customEvent(adapterClassName:parameter:eCPM:timeoutMs:label:)``
+  /// always carries one).
+  public var defaultAdapterTimeoutMs: UInt64 = WaterfallSource.defaultTimeoutMs
 
-  private var random: SplitMix64
-  private var rotation: CreativeRotation
-  private let adIDPrefix: String
-  private var adCounter: UInt64 = 0
-  private var liveAds: [String: NativeAd] = [:]
+  var random: SplitMix64
+  var rotation: CreativeRotation
+  let adIDPrefix: String
+  var adCounter: UInt64 = 0
+  var liveAds: [String: NativeAd] = [:]
+  /// The manager's seed: adapters' seeds derive from it when a request gives none.
+  let seed: UInt64
+  /// How many waterfall loads were started.
+  var waterfallLoadCounter: UInt64 = 0
+  /// How many adapter loads were asked (numbers their load IDs).
+  var adapterLoadCounter: UInt64 = 0
+  /// The waterfall loads in flight, by number.
+  var activeLoads: [UInt64: WaterfallLoad] = [:]
   /// The log's storage: the kept events are `log[logStart...]` (a dropped prefix is compacted
   /// away once it is as long as the kept part, so dropping is amortised O(1)).
   private var log: [AdEvent] = []
@@ -58,6 +85,8 @@ public final class AdManager {
       seed
       ?? (UInt64(bitPattern: Int64(clock.now() * 1_000_000))
         ^ (UInt64(UInt32(bitPattern: getpid())) << 40))
+    self.seed = seed
+    self.adapters = AdapterRegistry()
     var random = SplitMix64(seed: seed)
     self.adIDPrefix = "ad-" + random.hexIdentifier(length: 6) + "-"
     self.random = random
@@ -73,26 +102,52 @@ public final class AdManager {
   /// (of the ads and of failures) echoes `request.isTestRequest`. Each ad with video content
   /// gets a video controller, stopped at 0.
   ///
+  /// A unit with a ``AdUnit/waterfall`` runs it as ``load(_:owner:completion:)`` does, and
+  /// answers when it finishes without waiting for an adapter (as with built-in adapters such
+  /// as ``SampleCustomEvent``). When it would wait, the load is cancelled and fails with
+  /// ``GADErrorCode/internalError``: such units need ``load(_:owner:completion:)``.
+  ///
   /// - Throws: ``AdLoadError`` with ``GADErrorCode/invalidRequest`` (unknown unit,
   ///   `numberOfAds` < 1, no ad types, `customNative` without format IDs; no source is tried)
-  ///   or ``GADErrorCode/noFill`` (nothing eligible). Both carry response info.
+  ///   or ``GADErrorCode/noFill`` (nothing eligible); for waterfall units also the failures of
+  ///   ``load(_:owner:completion:)``. All carry response info.
   public func load(_ request: AdRequest, owner: OwnerID) throws(AdLoadError) -> (
     ads: [NativeAd], responseInfo: ResponseInfo
   ) {
+    let prepared = try prepareLoad(request)
+    guard prepared.unit.waterfall != nil else {
+      return try loadFromInventory(request, unit: prepared.unit, owner: owner, prepared: prepared)
+    }
+    var outcome: Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError>?
+    let run = startWaterfall(request, owner: owner, prepared: prepared) { outcome = $0 }
+    if let outcome { return try outcome.get() }
+    let tried = run.tried
+    cancel(run)
+    throw AdLoadError(
+      code: .internalError,
+      message:
+        "Internal error: the waterfall of ad unit \"\(request.adUnitID)\" waits for an adapter;"
+        + " load it with a completion",
+      responseInfo: responseInfo(prepared.responseIdentifier, request, loaded: nil, tried: tried))
+  }
+
+  /// What every load starts with: a fresh response identifier, the start time, and the unit.
+  struct PreparedLoad {
+    var unit: AdUnit
+    var responseIdentifier: String
+    var started: Double
+  }
+
+  /// Draws the response identifier and validates `request`.
+  ///
+  /// - Throws: ``AdLoadError`` with ``GADErrorCode/invalidRequest`` (see ``load(_:owner:)``).
+  func prepareLoad(_ request: AdRequest) throws(AdLoadError) -> PreparedLoad {
     let started = clock.now()
     let responseIdentifier = random.base64URLIdentifier(length: 24)
-
-    func info(loaded: AdNetworkInfo?, tried: [AdNetworkInfo]) -> ResponseInfo {
-      var info = ResponseInfo(
-        responseIdentifier: responseIdentifier, loadedAdNetworkResponseInfo: loaded,
-        adNetworkInfoArray: tried)
-      info.isTestRequest = request.isTestRequest
-      return info
-    }
     func invalid(_ detail: String) -> AdLoadError {
       AdLoadError(
         code: .invalidRequest, message: "Invalid request: " + detail,
-        responseInfo: info(loaded: nil, tried: []))
+        responseInfo: responseInfo(responseIdentifier, request, loaded: nil, tried: []))
     }
     guard request.options.numberOfAds >= 1 else {
       throw invalid("numberOfAds must be at least 1 (got \(request.options.numberOfAds))")
@@ -106,7 +161,24 @@ public final class AdManager {
     guard let unit = inventory.adUnit(request.adUnitID) else {
       throw invalid("unknown ad unit ID \"\(request.adUnitID)\"")
     }
+    return PreparedLoad(unit: unit, responseIdentifier: responseIdentifier, started: started)
+  }
 
+  /// Response info for a load of `request`, echoing its `isTestRequest`.
+  func responseInfo(
+    _ identifier: String, _ request: AdRequest, loaded: AdNetworkInfo?, tried: [AdNetworkInfo]
+  ) -> ResponseInfo {
+    var info = ResponseInfo(
+      responseIdentifier: identifier, loadedAdNetworkResponseInfo: loaded,
+      adNetworkInfoArray: tried)
+    info.isTestRequest = request.isTestRequest
+    return info
+  }
+
+  /// Loads from the creatives of a unit without a waterfall (see ``load(_:owner:)``).
+  func loadFromInventory(
+    _ request: AdRequest, unit: AdUnit, owner: OwnerID, prepared: PreparedLoad
+  ) throws(AdLoadError) -> (ads: [NativeAd], responseInfo: ResponseInfo) {
     var options = request.options
     options.numberOfAds = min(options.numberOfAds, LoaderOptions.maximumNumberOfAds)
     let chosen = Array(
@@ -115,7 +187,7 @@ public final class AdManager {
       )
       .prefix(options.numberOfAds))
     let finished = clock.now()
-    let latency = max(0, finished - started)
+    let latency = max(0, finished - prepared.started)
 
     guard let best = chosen.first else {
       let entry = AdNetworkInfo(
@@ -123,37 +195,45 @@ public final class AdManager {
         adSourceName: sourceName(ofUnit: unit), latency: latency, error: .noFill)
       throw AdLoadError(
         code: .noFill, message: AdNetworkError.noFill.message,
-        responseInfo: info(loaded: nil, tried: [entry]))
+        responseInfo: responseInfo(
+          prepared.responseIdentifier, request, loaded: nil, tried: [entry]))
     }
     let entry = AdNetworkInfo(
       adNetworkClassName: AdNetworkInfo.googleAdapterClassName,
       adSourceName: sourceName(of: best), latency: latency, error: nil)
-    let responseInfo = info(loaded: entry, tried: [entry])
-
+    let info = responseInfo(prepared.responseIdentifier, request, loaded: entry, tried: [entry])
     let ads = chosen.map { creative in
-      adCounter += 1
-      let ad = NativeAd(
-        id: adIDPrefix + String(adCounter), creative: creative, options: options,
-        responseInfo: responseInfo, loadedAt: finished, expiresAt: finished + adLifetime,
-        owner: owner)
-      ad.manager = self
-      ad.videoAnchor = finished
-      liveAds[ad.id] = ad
-      return ad
+      makeAd(
+        creative: creative, options: options, responseInfo: info, owner: owner, at: finished)
     }
-    return (ads, responseInfo)
+    return (ads, info)
+  }
+
+  /// Creates a live ad of `creative`, loaded at `now`.
+  func makeAd(
+    creative: Creative, options: LoaderOptions, responseInfo: ResponseInfo, owner: OwnerID,
+    at now: Double
+  ) -> NativeAd {
+    adCounter += 1
+    let ad = NativeAd(
+      id: adIDPrefix + String(adCounter), creative: creative, options: options,
+      responseInfo: responseInfo, loadedAt: now, expiresAt: now + adLifetime, owner: owner)
+    ad.manager = self
+    ad.videoAnchor = now
+    liveAds[ad.id] = ad
+    return ad
   }
 
   /// The source name for a creative: `Reservation` when direct-sold, `AdMob Network` when
   /// indirect.
-  private func sourceName(of creative: Creative) -> String {
+  func sourceName(of creative: Creative) -> String {
     creative.isIndirect
       ? AdNetworkInfo.adMobNetworkSourceName : AdNetworkInfo.reservationSourceName
   }
 
   /// The source name reported for a no-fill: `Reservation` when the unit lists any direct-sold
   /// creative, else `AdMob Network`.
-  private func sourceName(ofUnit unit: AdUnit) -> String {
+  func sourceName(ofUnit unit: AdUnit) -> String {
     let hasDirect = unit.creativeIDs.contains { inventory.creative($0)?.isIndirect == false }
     return hasDirect ? AdNetworkInfo.reservationSourceName : AdNetworkInfo.adMobNetworkSourceName
   }
@@ -207,6 +287,14 @@ public final class AdManager {
   /// this order of precedence: ``NotRecordedReason/muted`` (Mute This Ad),
   /// ``NotRecordedReason/expired``, ``NotRecordedReason/alreadyRecorded``.
   ///
+  /// Mediated ads (``NativeAd/mediation``): when the adapter does not handle impressions, the
+  /// recorded impression is also forwarded to it
+  /// (``MediatedNativeAdForwarding/didRecordImpression(adId:)``, once). When it does, nothing
+  /// is recorded (``NotRecordedReason/handledByAdapter``): the adapter is told
+  /// ``MediatedNativeAdForwarding/handleImpression(adId:)`` (the first time only) and its
+  /// ``MediationNativeAdEventDelegate/reportImpression()`` records it; the outcome says
+  /// recorded if the adapter reported it during that call.
+  ///
   /// - Throws: ``AdObjectError/adNotFound(adId:)``.
   public func recordImpression(adId: String) throws(AdObjectError) -> ImpressionOutcome {
     recordImpression(on: try ad(adId))
@@ -216,8 +304,16 @@ public final class AdManager {
     if ad.isMuted { return .notRecorded(.muted) }
     if isExpired(ad) { return .notRecorded(.expired) }
     guard !ad.impressionRecorded else { return .notRecorded(.alreadyRecorded) }
+    if let mediation = ad.mediation, mediation.handlesUserImpressions {
+      if !ad.adapterToldOfImpression {
+        ad.adapterToldOfImpression = true
+        mediation.forwarding?.handleImpression(adId: ad.id)
+      }
+      return ad.impressionRecorded ? .recorded : .notRecorded(.handledByAdapter)
+    }
     ad.impressionRecorded = true
     emit(.didRecordImpression, on: ad)
+    ad.mediation?.forwarding?.didRecordImpression(adId: ad.id)
     return .recorded
   }
 
@@ -229,7 +325,8 @@ public final class AdManager {
   /// Keys are ``NativeAssetKey`` names or identifiers `"3001"`–`"3010"`; the ad need not have
   /// the asset. While registered, clicks count only on clickable assets and
   /// ``reportVisibility(adId:visiblePixels:)`` records the impression. A key in both lists is
-  /// clickable.
+  /// clickable. A mediated ad's adapter is told
+  /// (``MediatedNativeAdForwarding/didRender(adId:clickable:nonclickable:)``, canonical names).
   ///
   /// - Throws: ``AdObjectError/adNotFound(adId:)``; ``AdObjectError/wrongAdKind(adId:message:)``
   ///   for a custom-format ad; ``AdObjectError/invalidAssetKey(adId:field:key:)`` for a key
@@ -260,18 +357,24 @@ public final class AdManager {
       clickable: try resolve(clickable, list: "clickableAssets", clickable: true),
       nonclickable: try resolve(nonclickable, list: "nonclickableAssets", clickable: false))
     ad.adView = registration
+    ad.mediation?.forwarding?.didRender(
+      adId: adId, clickable: registration.clickable.map(\.rawValue),
+      nonclickable: registration.nonclickable.map(\.rawValue))
     return (registration.clickable, registration.nonclickable)
   }
 
   /// Unregisters the native ad view of system-defined ad `adId`; false when none was
-  /// registered.
+  /// registered. A mediated ad's adapter is told
+  /// (``MediatedNativeAdForwarding/didUntrackView(adId:)``) when one was.
   ///
   /// - Throws: ``AdObjectError/adNotFound(adId:)``, or
   ///   ``AdObjectError/wrongAdKind(adId:message:)`` for a custom-format ad.
   public func unregisterAdView(adId: String) throws(AdObjectError) -> Bool {
     let ad = try nativeAd(adId, method: "unregisterAdView")
-    defer { ad.adView = nil }
-    return ad.adView != nil
+    guard ad.adView != nil else { return false }
+    ad.adView = nil
+    ad.mediation?.forwarding?.didUntrackView(adId: adId)
+    return true
   }
 
   /// The app reports how many pixels of system-defined ad `adId`'s registered view are on
@@ -323,6 +426,15 @@ public final class AdManager {
   /// follows `didRecordClick` and the ad has a screen presented until
   /// ``reportScreenDismissed(adId:)``.
   ///
+  /// Mediated ads (``NativeAd/mediation``): when the adapter does not handle clicks, the
+  /// recorded click is forwarded to it
+  /// (``MediatedNativeAdForwarding/didRecordClickOnAsset(named:adId:)``), and a mapped ad with
+  /// neither an openable deep link nor a landing page answers ``ClickAction/none`` (recorded,
+  /// nothing presented). When it does, nothing is recorded: the adapter is told
+  /// ``MediatedNativeAdForwarding/handleClick(assetKey:adId:)`` and the outcome is
+  /// ``ClickAction/adapter`` with ``NotRecordedReason/handledByAdapter`` (recorded, without a
+  /// reason, if the adapter reported the click during that call).
+  ///
   /// - Throws: ``AdObjectError/adNotFound(adId:)``, or
   ///   ``AdObjectError/assetNotFound(adId:key:)`` for a key the ad does not have (including
   ///   `_adChoices` on a direct-sold ad).
@@ -347,9 +459,19 @@ public final class AdManager {
     {
       return .notRecorded(.notClickable)
     }
+    if let mediation = ad.mediation, mediation.handlesUserClicks {
+      let before = ad.clickCount
+      ad.pendingAdapterClickAsset = assetKey
+      mediation.forwarding?.handleClick(assetKey: assetKey, adId: adId)
+      let recorded = ad.clickCount > before
+      return ClickOutcome(
+        recorded: recorded, action: .adapter, url: nil,
+        reason: recorded ? nil : .handledByAdapter)
+    }
 
     ad.clickCount += 1
     emit(.didRecordClick, on: ad, assetKey: assetKey)
+    ad.mediation?.forwarding?.didRecordClickOnAsset(named: assetKey, adId: adId)
 
     if ad.kind == .customNative, creative.hasCustomClickAction,
       ad.customClickHandlerOwners.contains(caller)
@@ -363,6 +485,8 @@ public final class AdManager {
       Self.scheme(of: link).map { openable.contains($0) } ?? false
     }) {
       outcome = ClickOutcome(recorded: true, action: .deepLink, url: deepLink)
+    } else if ad.mediation != nil, creative.landingPageURL.isEmpty {
+      return ClickOutcome(recorded: true, action: .none, url: nil)
     } else {
       outcome = ClickOutcome(recorded: true, action: .landingPage, url: creative.landingPageURL)
     }
@@ -509,7 +633,7 @@ public final class AdManager {
 
   /// When `ad`'s video is playing and has reached its end: stores it as ended at its duration
   /// and records `videoDidEnd` (once: it is no longer playing afterwards).
-  private func settleVideo(of ad: NativeAd) {
+  func settleVideo(of ad: NativeAd) {
     guard ad.videoStorage?.playbackState == .playing else { return }
     let now = clock.now()
     guard let state = ad.videoSnapshot(at: now), state.playbackState == .ended else { return }
@@ -521,24 +645,28 @@ public final class AdManager {
   // MARK: Release
 
   /// Releases ad `adId`: every later call naming it throws ``AdObjectError/adNotFound(adId:)``.
-  /// Works on expired and muted ads too.
+  /// Works on expired and muted ads too. A mediated ad with a registered ad view tells its
+  /// adapter ``MediatedNativeAdForwarding/didUntrackView(adId:)``; its adapter's reports do
+  /// nothing from then on.
   ///
   /// - Throws: ``AdObjectError/adNotFound(adId:)`` when unknown or already released.
   public func release(adId: String) throws(AdObjectError) {
-    let ad = try ad(adId)
-    liveAds.removeValue(forKey: adId)
-    ad.isReleased = true
+    release(try ad(adId))
   }
 
-  /// Releases every ad loaded by `owner` (e.g. when its connection closes); returns how many.
+  /// Releases every ad loaded by `owner` (e.g. when its connection closes), as
+  /// ``release(adId:)`` does, in ad ID order; returns how many.
   @discardableResult
   public func releaseAll(ownedBy owner: OwnerID) -> Int {
-    let owned = liveAds.values.filter { $0.owner == owner }
-    for ad in owned {
-      liveAds.removeValue(forKey: ad.id)
-      ad.isReleased = true
-    }
+    let owned = liveAds.values.filter { $0.owner == owner }.sorted { $0.id < $1.id }
+    for ad in owned { release(ad) }
     return owned.count
+  }
+
+  private func release(_ ad: NativeAd) {
+    liveAds.removeValue(forKey: ad.id)
+    ad.isReleased = true
+    if ad.adView != nil { ad.mediation?.forwarding?.didUntrackView(adId: ad.id) }
   }
 
   // MARK: Events
@@ -571,7 +699,7 @@ public final class AdManager {
 
   /// The one place events are recorded: numbers the event, appends it to the log (dropping
   /// the oldest beyond ``maxEvents``) and hands it to the sink.
-  private func emit(
+  func emit(
     _ kind: AdEventKind, on ad: NativeAd, assetKey: String? = nil, reason: String? = nil
   ) {
     lastSequence += 1

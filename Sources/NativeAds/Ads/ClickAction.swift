@@ -9,6 +9,11 @@ public enum ClickAction: String, Sendable, CaseIterable {
   case landingPage
   /// Open the AdChoices page given in the outcome (the click was not counted).
   case adChoices
-  /// Nothing to open: the click was not recorded (see ``ClickOutcome/reason``).
+  /// A mediated ad whose adapter handles its own clicks: the adapter was told
+  /// (``MediatedNativeAdForwarding/handleClick(assetKey:adId:)``) and records the click itself
+  /// with ``MediationNativeAdEventDelegate/reportClick()``; open nothing.
+  case adapter
+  /// Nothing to open: the click was not recorded (see ``ClickOutcome/reason``), or it was
+  /// recorded on a mediated ad that has neither a landing page nor an openable deep link.
   case none
 }

@@ -1,7 +1,8 @@
 /// A loaded ad: one creative served to one owner, with its counters, its ad view registration,
 /// its Mute This Ad state and its video controller.
 ///
-/// Created by ``AdManager/load(_:owner:)`` and alive until released. Loop-bound: used only on
+/// Created by ``AdManager/load(_:owner:)`` or ``AdManager/load(_:owner:completion:)`` and alive
+/// until released. Loop-bound: used only on
 /// the event loop thread. State changes go through ``AdManager`` so that events are recorded.
 public final class NativeAd {
   /// The ad ID: opaque, unique for the life of the process.
@@ -34,6 +35,15 @@ public final class NativeAd {
   public internal(set) var muteReason: String?
   /// Whether a click opened a landing page or an app that the app has not reported dismissed.
   public internal(set) var isScreenPresented = false
+  /// How the ad was mediated, when a custom event filled it; nil for inventory ads.
+  public internal(set) var mediation: MediationInfo?
+
+  /// Whether the adapter of a mediated ad that handles impressions was told
+  /// ``MediatedNativeAdForwarding/handleImpression(adId:)``.
+  var adapterToldOfImpression = false
+  /// The asset of the last click handed to an adapter that handles clicks, until it reports a
+  /// click.
+  var pendingAdapterClickAsset: String?
 
   /// The manager that loaded it: the video snapshot reads its clock.
   weak var manager: AdManager?

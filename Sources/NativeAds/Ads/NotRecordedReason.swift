@@ -12,4 +12,7 @@ public enum NotRecordedReason: String, Sendable, CaseIterable {
   case notRegistered
   /// `reportVisibility` with no visible pixel.
   case notVisible
+  /// A mediated ad whose adapter tracks impressions or clicks itself: the adapter was told,
+  /// and its report through ``MediationNativeAdEventDelegate`` records it.
+  case handledByAdapter
 }

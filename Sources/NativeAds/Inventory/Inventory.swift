@@ -135,7 +135,11 @@ public final class Inventory {
 
   /// Stores (or replaces) an ad unit; returns whether it replaced one.
   ///
-  /// Rules: the ID is not empty; every listed creative exists; none is listed twice.
+  /// Rules: the ID is not empty; every listed creative exists; none is listed twice. A
+  /// ``AdUnit/waterfall``, when given, is not empty; every source's eCPM is finite and at
+  /// least 0; a custom event names an adapter class (not empty) and has a `timeoutMs` of at
+  /// least 1; the `inventory` source appears at most once. A ``AdUnit/deadlineMs``, when given,
+  /// is at least 1.
   ///
   /// - Throws: ``InventoryError`` (path relative to the unit, e.g. `creatives[2]`). Nothing
   ///   changes when it throws.
@@ -154,6 +158,7 @@ public final class Inventory {
       }
       listed[creativeID] = index
     }
+    try Self.validateMediation(of: adUnit)
     let replaced = adUnits[adUnit.id] != nil
     adUnits[adUnit.id] = adUnit
     return replaced
@@ -284,6 +289,40 @@ public final class Inventory {
     for definition in format.assets where definition.required && !given.contains(definition.name) {
       throw InventoryError(
         path: "assets." + definition.name, message: "is required by format \(format.id)")
+    }
+  }
+
+  /// Checks `adUnit`'s waterfall and deadline (see ``putAdUnit(_:)``).
+  private static func validateMediation(of adUnit: AdUnit) throws(InventoryError) {
+    if let deadline = adUnit.deadlineMs, deadline < 1 {
+      throw InventoryError(path: "deadlineMs", message: "must be an integer of at least 1")
+    }
+    guard let waterfall = adUnit.waterfall else { return }
+    guard !waterfall.isEmpty else {
+      throw InventoryError(path: "waterfall", message: "must list at least one source")
+    }
+    var inventorySource: Int?
+    for (index, source) in waterfall.enumerated() {
+      let path = "waterfall[\(index)]"
+      guard source.eCPM.isFinite, source.eCPM >= 0 else {
+        throw InventoryError(path: path + ".eCPM", message: "must be a number of at least 0")
+      }
+      switch source {
+      case .inventory:
+        if let earlier = inventorySource {
+          throw InventoryError(
+            path: path, message: "repeats the inventory source (waterfall[\(earlier)])")
+        }
+        inventorySource = index
+      case .customEvent(let className, _, _, let timeoutMs, _):
+        guard !className.isEmpty else {
+          throw InventoryError(path: path + ".adapterClassName", message: "must not be empty")
+        }
+        guard timeoutMs >= 1 else {
+          throw InventoryError(
+            path: path + ".timeoutMs", message: "must be an integer of at least 1")
+        }
+      }
     }
   }
 

@@ -22,6 +22,10 @@ public struct AdRequest: Sendable {
   public var contentURL: String?
   /// Custom targeting key-values (a single string value is a one-element array).
   public var customTargeting: [String: [String]]
+  /// The seed handed to mediation adapters (``MediationNativeAdConfiguration/seed``), so that
+  /// deterministic adapters such as ``SampleCustomEvent`` give a chosen outcome; nil derives
+  /// one from the manager's seed and its load counter.
+  public var seed: UInt64?
 
   /// Creates a request for `adUnitID`; every other field defaults to the SDK's default.
   public init(
@@ -32,7 +36,8 @@ public struct AdRequest: Sendable {
     isTestRequest: Bool? = nil,
     keywords: [String] = [],
     contentURL: String? = nil,
-    customTargeting: [String: [String]] = [:]
+    customTargeting: [String: [String]] = [:],
+    seed: UInt64? = nil
   ) {
     self.adUnitID = adUnitID
     self.adTypes = adTypes
@@ -42,5 +47,6 @@ public struct AdRequest: Sendable {
     self.keywords = keywords
     self.contentURL = contentURL
     self.customTargeting = customTargeting
+    self.seed = seed
   }
 }

@@ -45,6 +45,10 @@ enum LoadAd: ServiceMethod {
       request.isTestRequest = try r.optionalBool("isTestRequest")
       request.keywords = try r.optionalStringArray("keywords") ?? []
       request.contentURL = try r.optionalString("contentURL")
+      if let seed = try r.optionalInt("seed") {
+        guard seed >= 0 else { throw .invalidParams(field: "request.seed", "must be at least 0") }
+        request.seed = UInt64(seed)
+      }
       if let targeting = try r.optionalObject("customTargeting"), let object = targeting.object {
         for (key, value) in object.members {
           if let s = value.stringValue {
@@ -64,12 +68,33 @@ enum LoadAd: ServiceMethod {
   static func handle(_ request: AdRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let loaded: (ads: [NativeAd], responseInfo: ResponseInfo)
-    do {
-      loaded = try context.service.manager.load(request, owner: context.session.id)
-    } catch {
-      throw error.rpcError
+    // Units without a waterfall answer at once; a waterfall may wait on adapters and timers,
+    // and then the reply is deferred (the loop keeps serving everyone meanwhile).
+    let service = context.service
+    var immediate: Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError>?
+    var later: DeferredReply?
+    service.manager.load(request, owner: context.session.id) { outcome in
+      guard let reply = later else {
+        immediate = outcome
+        return
+      }
+      switch outcome {
+      case .success(let loaded): reply.resolve { w in write(loaded, service: service, into: &w) }
+      case .failure(let error): reply.reject(error.rpcError)
+      }
     }
+    switch immediate {
+    case .success(let loaded)?: write(loaded, service: service, into: &w)
+    case .failure(let error)?: throw error.rpcError
+    case nil: later = context.call.deferReply()
+    }
+  }
+
+  /// `{"ads": [Ad...], "responseInfo": ResponseInfo}`.
+  static func write(
+    _ loaded: (ads: [NativeAd], responseInfo: ResponseInfo), service: NativeAdsService,
+    into w: inout JSONWriter
+  ) {
     let responseInfo = AdJSON.encode(loaded.responseInfo)
     w.beginObject()
     w.key("ads")
@@ -81,11 +106,11 @@ enum LoadAd: ServiceMethod {
       w.string(ad.id)
       w.key("kind")
       w.string(ad.kind.rawValue)
-      w.raw(context.service.creativeJSON.fragment(for: ad))
+      w.raw(service.creativeJSON.fragment(for: ad))
       w.key("responseInfo")
       w.raw(responseInfo)
       w.key("expiresAt")
-      w.string(context.service.timestamp(ad.expiresAt))
+      w.string(service.timestamp(ad.expiresAt))
       w.endObject()
     }
     w.endArray()

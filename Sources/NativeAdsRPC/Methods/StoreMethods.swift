@@ -169,6 +169,46 @@ enum StoreList: ServiceMethod {
         w.string(id)
       }
       w.endArray()
+      if let waterfall = unit.waterfall {
+        w.key("waterfall")
+        w.beginArray()
+        for source in waterfall {
+          w.element()
+          w.beginObject()
+          switch source {
+          case .inventory(let eCPM, let label):
+            w.key("type")
+            w.string("inventory")
+            w.key("eCPM")
+            w.double(eCPM)
+            if let label {
+              w.key("label")
+              w.string(label)
+            }
+          case .customEvent(let className, let parameter, let eCPM, let timeoutMs, let label):
+            w.key("type")
+            w.string("customEvent")
+            w.key("adapterClassName")
+            w.string(className)
+            w.key("parameter")
+            w.string(parameter)
+            w.key("eCPM")
+            w.double(eCPM)
+            w.key("timeoutMs")
+            w.int(Int(timeoutMs))
+            if let label {
+              w.key("label")
+              w.string(label)
+            }
+          }
+          w.endObject()
+        }
+        w.endArray()
+      }
+      if let deadline = unit.deadlineMs {
+        w.key("deadlineMs")
+        w.int(Int(deadline))
+      }
       w.endObject()
     }
     w.endArray()

@@ -32,7 +32,12 @@ enum StoreDecoder {
   ]
   static let targetingFields: Set<String> = ["customTargeting", "keywords", "contentURLs"]
   static let adChoicesFields: Set<String> = ["image", "clickURL", "attribution"]
-  static let adUnitFields: Set<String> = ["id", "creatives", "description"]
+  static let adUnitFields: Set<String> = [
+    "id", "creatives", "description", "waterfall", "deadlineMs",
+  ]
+  static let sourceFields: Set<String> = [
+    "type", "adapterClassName", "parameter", "eCPM", "timeoutMs", "label",
+  ]
 
   // MARK: Formats
 
@@ -60,8 +65,40 @@ enum StoreDecoder {
 
   static func adUnit(_ p: Params) throws(RPCError) -> AdUnit {
     try p.rejectUnknownMembers(allowed: adUnitFields)
-    return AdUnit(
+    var unit = AdUnit(
       id: try p.nonEmptyString("id"), creativeIDs: try p.optionalStringArray("creatives") ?? [])
+    if let sources = try p.objectArray("waterfall") {
+      var waterfall: [WaterfallSource] = []
+      for s in sources {
+        try s.rejectUnknownMembers(allowed: sourceFields)
+        let eCPM = try s.optionalDouble("eCPM", in: 0...1_000_000) ?? 0
+        let label = try s.optionalString("label")
+        switch try s.string("type") {
+        case "inventory":
+          waterfall.append(.inventory(eCPM: eCPM, label: label))
+        case "customEvent":
+          let timeout = try s.optionalInt("timeoutMs") ?? 5000
+          guard timeout >= 1 else {
+            throw .invalidParams(field: s.path("timeoutMs"), "must be a positive integer")
+          }
+          waterfall.append(
+            .customEvent(
+              adapterClassName: try s.nonEmptyString("adapterClassName"),
+              parameter: try s.optionalString("parameter") ?? "", eCPM: eCPM,
+              timeoutMs: UInt64(timeout), label: label))
+        default:
+          throw .invalidParams(field: s.path("type"), "must be \"inventory\" or \"customEvent\"")
+        }
+      }
+      unit.waterfall = waterfall
+    }
+    if let deadline = try p.optionalInt("deadlineMs") {
+      guard deadline >= 1 else {
+        throw .invalidParams(field: p.path("deadlineMs"), "must be a positive integer")
+      }
+      unit.deadlineMs = UInt64(deadline)
+    }
+    return unit
   }
 
   // MARK: Creatives

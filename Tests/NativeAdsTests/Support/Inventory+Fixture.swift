@@ -14,6 +14,10 @@ extension Inventory {
   /// The Ad Manager native video ad unit: a direct-sold native ad with video and the custom
   /// video format `12406343`.
   static let nativeVideoAdUnitID = "/21775744923/example/native-video"
+  /// The built-in mediation test unit (a local ID): `SampleCustomEvent` (parameter
+  /// `sample-unit-1`, eCPM 2.5, timeout 2000 ms, label "Sample network") then the backfill
+  /// inventory (eCPM 0.5, label "Backfill", the two backfill creatives).
+  static let sampleWaterfallAdUnitID = "native-ads/mediation/sample-waterfall"
   /// The sample custom format's ID.
   static let sampleCustomFormatID = "10063170"
   /// The sample custom video format's ID (`Headline`, `Video`, optional `Caption`).
@@ -227,6 +231,15 @@ extension Inventory {
         AdUnit(
           id: nativeVideoAdUnitID,
           creativeIDs: ["video-native-1", "custom-video-12406343-1"]),
+        AdUnit(
+          id: sampleWaterfallAdUnitID,
+          creativeIDs: ["backfill-app-install-1", "backfill-content-1"],
+          waterfall: [
+            .customEvent(
+              adapterClassName: "SampleCustomEvent", parameter: "sample-unit-1", eCPM: 2.5,
+              timeoutMs: 2000, label: "Sample network"),
+            .inventory(eCPM: 0.5, label: "Backfill"),
+          ]),
       ])
   }
 

@@ -1,0 +1,158 @@
+import JSONRPC
+import NativeAds
+
+/// `mediation.registerAdapter {"adapterClassName"}` → `{"registered": true}`: this connection
+/// answers the loads of that adapter class (`adapter.loadNativeAd` requests).
+enum RegisterAdapter: ServiceMethod {
+  static let name = "mediation.registerAdapter"
+
+  static func decode(_ params: Params) throws(RPCError) -> String {
+    try params.nonEmptyString("adapterClassName")
+  }
+
+  static func handle(_ className: String, context: MethodContext, result w: inout JSONWriter)
+    throws(RPCError)
+  {
+    let adapters = context.service.manager.adapters
+    guard !adapters.isBuiltIn(className) else {
+      throw .invalidParams(field: "adapterClassName", "names a built-in adapter")
+    }
+    adapters.register(
+      className: className, adapter: RemoteAdapter(className: className, session: context.session),
+      owner: context.session.id)
+    w.beginObject()
+    w.key("registered")
+    w.bool(true)
+    w.endObject()
+  }
+}
+
+/// `mediation.unregisterAdapter {"adapterClassName"}` → `{"unregistered": bool}` (false when
+/// this connection had not registered it).
+enum UnregisterAdapter: ServiceMethod {
+  static let name = "mediation.unregisterAdapter"
+
+  static func decode(_ params: Params) throws(RPCError) -> String {
+    try params.nonEmptyString("adapterClassName")
+  }
+
+  static func handle(_ className: String, context: MethodContext, result w: inout JSONWriter)
+    throws(RPCError)
+  {
+    let adapters = context.service.manager.adapters
+    let mine = adapters.owner(of: className) == context.session.id
+    let unregistered = mine && adapters.unregister(className: className)
+    w.beginObject()
+    w.key("unregistered")
+    w.bool(unregistered)
+    w.endObject()
+  }
+}
+
+/// What an adapter reports about the ad it mapped (`adapter.reportImpression`,
+/// `adapter.reportClick`, `adapter.reportVideoEvent`, `adapter.reportFullScreen`).
+/// Answers `{"recorded": bool}` when sent as a request.
+enum AdapterReport {
+  enum Event: String, CaseIterable {
+    case didPlay, didPause, didEnd, didMute, didUnmute
+    case willPresentScreen, willDismissScreen, didDismissScreen
+  }
+
+  /// The delegate of an ad this connection's adapter mapped; 2001 otherwise.
+  static func delegate(adId: String, context: MethodContext) throws(RPCError)
+    -> any MediationNativeAdEventDelegate
+  {
+    let ad: NativeAd
+    do {
+      ad = try context.service.manager.ad(adId)
+    } catch {
+      throw error.rpcError
+    }
+    guard let link = ad.mediation,
+      (link.forwarding as? RemoteForwarding)?.sessionID == context.session.id,
+      let delegate = link.eventDelegate
+    else {
+      throw AdObjectError.adNotFound(adId: adId).rpcError
+    }
+    return delegate
+  }
+
+  static func write(_ recorded: Bool, into w: inout JSONWriter) {
+    w.beginObject()
+    w.key("recorded")
+    w.bool(recorded)
+    w.endObject()
+  }
+}
+
+/// `adapter.reportImpression {"adId"}`: the network saw the impression (counted once).
+enum AdapterReportImpression: ServiceMethod {
+  static let name = "adapter.reportImpression"
+  static func decode(_ params: Params) throws(RPCError) -> AdIDRequest { try AdIDRequest(params) }
+  static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
+    throws(RPCError)
+  {
+    let delegate = try AdapterReport.delegate(adId: request.adId, context: context)
+    AdapterReport.write(delegate.reportImpression(), into: &w)
+  }
+}
+
+/// `adapter.reportClick {"adId"}`: the network handled a click.
+enum AdapterReportClick: ServiceMethod {
+  static let name = "adapter.reportClick"
+  static func decode(_ params: Params) throws(RPCError) -> AdIDRequest { try AdIDRequest(params) }
+  static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
+    throws(RPCError)
+  {
+    let delegate = try AdapterReport.delegate(adId: request.adId, context: context)
+    AdapterReport.write(delegate.reportClick(), into: &w)
+  }
+}
+
+/// `adapter.reportVideoEvent {"adId", "event"}` and `adapter.reportFullScreen {"adId",
+/// "event"}`: forwarded to the app as `videoEvent` / `adEvent`.
+enum AdapterReportEvent: ServiceMethod {
+  static let name = "adapter.reportVideoEvent"
+
+  struct Request {
+    var adId: String
+    var event: AdapterReport.Event
+  }
+
+  static func decode(_ params: Params) throws(RPCError) -> Request {
+    guard let event = try params.optionalEnum("event", AdapterReport.Event.self) else {
+      throw .invalidParams(field: "event", "is required")
+    }
+    return Request(adId: try params.string("adId"), event: event)
+  }
+
+  static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
+    throws(RPCError)
+  {
+    let delegate = try AdapterReport.delegate(adId: request.adId, context: context)
+    switch request.event {
+    case .didPlay: delegate.didPlayVideo()
+    case .didPause: delegate.didPauseVideo()
+    case .didEnd: delegate.didEndVideo()
+    case .didMute: delegate.didMuteVideo()
+    case .didUnmute: delegate.didUnmuteVideo()
+    case .willPresentScreen: delegate.willPresentFullScreenView()
+    case .willDismissScreen: delegate.willDismissFullScreenView()
+    case .didDismissScreen: delegate.didDismissFullScreenView()
+    }
+    AdapterReport.write(true, into: &w)
+  }
+}
+
+/// `adapter.reportFullScreen {"adId", "event"}`: the same handler under its own name.
+enum AdapterReportFullScreen: ServiceMethod {
+  static let name = "adapter.reportFullScreen"
+  static func decode(_ params: Params) throws(RPCError) -> AdapterReportEvent.Request {
+    try AdapterReportEvent.decode(params)
+  }
+  static func handle(
+    _ request: AdapterReportEvent.Request, context: MethodContext, result w: inout JSONWriter
+  ) throws(RPCError) {
+    try AdapterReportEvent.handle(request, context: context, result: &w)
+  }
+}

@@ -1,0 +1,80 @@
+import NativeAds
+import Testing
+
+@Suite struct MediationInventoryTests {
+  static func put(_ unit: AdUnit) -> InventoryError? {
+    let inventory = Inventory.fixture()
+    return Fixtures.inventoryError { try inventory.putAdUnit(unit) }
+  }
+
+  static func unit(_ waterfall: [WaterfallSource]?, deadlineMs: UInt64? = nil) -> AdUnit {
+    AdUnit(
+      id: "u", creativeIDs: ["native-app-install-1"], waterfall: waterfall,
+      deadlineMs: deadlineMs)
+  }
+
+  static let sample = WaterfallSource.customEvent(
+    adapterClassName: "SampleCustomEvent", parameter: "p", eCPM: 1, timeoutMs: 1, label: nil)
+
+  @Test func unitsHaveNoWaterfallByDefault() {
+    let unit = AdUnit(id: "u", creativeIDs: [])
+    #expect(unit.waterfall == nil)
+    #expect(unit.deadlineMs == nil)
+  }
+
+  @Test func aValidWaterfallIsStored() throws {
+    let inventory = Inventory.fixture()
+    let unit = Self.unit([Self.sample, .inventory(eCPM: 0, label: "Backfill")], deadlineMs: 1)
+    #expect(try !inventory.putAdUnit(unit))
+    #expect(inventory.adUnit("u") == unit)
+  }
+
+  @Test func theBuiltInWaterfallPassesTheStoreValidation() throws {
+    let unit = try #require(Inventory.fixture().adUnit(Inventory.sampleWaterfallAdUnitID))
+    #expect(Self.put(unit) == nil)
+    #expect(unit.waterfall?.count == 2)
+  }
+
+  @Test func anEmptyWaterfallIsRefused() {
+    #expect(
+      Self.put(Self.unit([]))
+        == InventoryError(path: "waterfall", message: "must list at least one source"))
+  }
+
+  @Test func aNegativeOrNonFiniteECPMIsRefused() {
+    for eCPM in [-0.1, .nan, .infinity] {
+      #expect(
+        Self.put(Self.unit([Self.sample, .inventory(eCPM: eCPM, label: nil)]))
+          == InventoryError(path: "waterfall[1].eCPM", message: "must be a number of at least 0"))
+    }
+  }
+
+  @Test func aTimeoutOfZeroIsRefused() {
+    let source = WaterfallSource.customEvent(
+      adapterClassName: "A", parameter: "", eCPM: 1, timeoutMs: 0, label: nil)
+    #expect(
+      Self.put(Self.unit([source]))
+        == InventoryError(
+          path: "waterfall[0].timeoutMs", message: "must be an integer of at least 1"))
+  }
+
+  @Test func anEmptyAdapterClassNameIsRefused() {
+    let source = WaterfallSource.customEvent(
+      adapterClassName: "", parameter: "", eCPM: 1, timeoutMs: 5, label: nil)
+    #expect(Self.put(Self.unit([source]))?.path == "waterfall[0].adapterClassName")
+  }
+
+  @Test func theInventorySourceMayAppearOnlyOnce() {
+    #expect(
+      Self.put(
+        Self.unit([.inventory(eCPM: 1, label: nil), Self.sample, .inventory(eCPM: 2, label: nil)]))
+        == InventoryError(
+          path: "waterfall[2]", message: "repeats the inventory source (waterfall[0])"))
+  }
+
+  @Test func aDeadlineOfZeroIsRefused() {
+    #expect(
+      Self.put(Self.unit(nil, deadlineMs: 0))
+        == InventoryError(path: "deadlineMs", message: "must be an integer of at least 1"))
+  }
+}
