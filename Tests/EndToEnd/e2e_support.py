@@ -1106,3 +1106,359 @@ def video_state(conn: Conn, ad_id: str) -> dict:
     assert is_number(result.get("currentTime")) and is_number(result.get("duration")), result
     assert 0 <= result["currentTime"] <= result["duration"], result
     return result
+
+
+# --------------------------------------------------------------------------------------------
+# Mediation (contract section 7, docs/mediation.md): waterfalls, SampleCustomEvent and external
+# adapters served by a client connection.
+#
+# ``ExternalAdapter`` turns a Conn into an adapter provider: it registers class names with
+# ``mediation.registerAdapter`` and answers the server's ``adapter.loadNativeAd`` requests in
+# background threads, following a policy (an action, or a callable params -> action):
+#
+#     fill(ad)            answer {"ad": ad}
+#     fail(code, ...)     answer a JSON-RPC error (data.domain, data.networkError)
+#     NEVER               never answer
+#     after(w, action)    wait (seconds, or a threading.Event to be set by the test), then act
+#     twice(a, b)         answer twice (the completion called twice)
+#     CLOSE               close the connection (TCP) while the load waits
+#
+# Server requests never reach the test's reply/notification machinery; the adapter.*
+# notifications do (``conn.wait_notification``, ``adapter.notes``).
+
+MEDIATION_UNIT = "native-ads/mediation/sample-waterfall"
+SAMPLE_CLASS = "SampleCustomEvent"
+GOOGLE_CLASS = "GADMAdapterGoogleAdMobAds"
+ADMOB_DOMAIN = "com.google.admob"
+SAMPLE_DOMAIN = "com.google.mediation.sample"
+SERVER_REQUEST_ID = re.compile(r"^native-ads:\d+$")
+LOAD_ERROR_NAMES = {1000: "invalidRequest", 1001: "noFill", 1002: "networkError", 1003: "serverError",
+                    1005: "timeout", 1008: "mediationAdapterError", 1011: "internalError",
+                    1012: "invalidArgument"}
+
+NEVER = ("never",)
+CLOSE = ("close",)
+
+
+def fill(ad: dict) -> tuple:
+    return ("fill", ad)
+
+
+def fail(code: int = 3, message: str = "no ad from the network", domain: str | None = "com.e2e.network",
+         network_error: bool = False, data: dict | None = None) -> tuple:
+    err: dict[str, Any] = {"code": code, "message": message}
+    d = dict(data or {})
+    if domain is not None:
+        d["domain"] = domain
+    if network_error:
+        d["networkError"] = True
+    if d:
+        err["data"] = d
+    return ("error", err)
+
+
+def after(wait: float | threading.Event, action: tuple) -> tuple:
+    return ("after", wait, action)
+
+
+def twice(first: tuple, second: tuple) -> tuple:
+    return ("seq", [first, second])
+
+
+def raw_answer(obj: dict) -> tuple:
+    """Sends obj with the request's id as the whole response (e.g. a malformed result)."""
+    return ("raw", obj)
+
+
+class _InterceptingParser(FrameParser):
+    """A FrameParser that hands the server's requests (method + id) to a callback instead of
+    queueing them as frames."""
+
+    def __init__(self, framing: str, buf: bytearray, on_request: Callable[[dict], None]):
+        super().__init__(framing)
+        self.buf = buf
+        self._on_request = on_request
+
+    def feed(self, data: bytes) -> list[Frame]:
+        keep = []
+        for f in super().feed(data):
+            m = f.msg
+            if isinstance(m, dict) and "method" in m and "id" in m:
+                self._on_request(m)
+            else:
+                keep.append(f)
+        return keep
+
+
+class ExternalAdapter:
+    """A client connection that provides adapters (docs/mediation.md "Adapters in any language")."""
+
+    def __init__(self, conn: Conn, class_names: str | Iterable[str] = (), policy: Any = NEVER, *,
+                 sync: bool = True, max_wait: float = 3 * WAIT):
+        self.conn = conn
+        self.policy = policy
+        self.max_wait = max_wait
+        self.requests: list[dict] = []  # every server request, as received
+        self.answers: list[dict] = []  # {"id", "loadId", "response"} for every answer sent
+        self.closed_mid_load = False
+        self.unexpected: list[dict] = []  # server requests that are not adapter.loadNativeAd
+        self._lock = threading.Condition()
+        self._send_lock = threading.Lock()
+        self._threads: list[threading.Thread] = []
+        orig_send_raw = conn.send_raw
+
+        def locked_send_raw(data: bytes) -> None:
+            with self._send_lock:
+                orig_send_raw(data)
+
+        conn.send_raw = locked_send_raw  # type: ignore[method-assign]
+        with conn._cond:
+            conn._parser = _InterceptingParser(conn.framing, conn._parser.buf, self._on_request)
+        if sync:
+            conn.sync()
+        names = [class_names] if isinstance(class_names, str) else list(class_names)
+        for name in names:
+            self.register(name)
+
+    # -- registration -------------------------------------------------------------------------
+
+    def register(self, name: str) -> None:
+        result = self.conn.call("mediation.registerAdapter", adapterClassName=name)
+        assert result == {"registered": True}, result
+
+    def unregister(self, name: str) -> bool:
+        result = self.conn.call("mediation.unregisterAdapter", adapterClassName=name)
+        assert isinstance(result, dict) and isinstance(result.get("unregistered"), bool), result
+        return result["unregistered"]
+
+    # -- loads --------------------------------------------------------------------------------
+
+    @property
+    def loads(self) -> list[dict]:
+        """Params of every adapter.loadNativeAd received, in arrival order."""
+        with self._lock:
+            return [r.get("params") for r in self.requests if r.get("method") == "adapter.loadNativeAd"]
+
+    def loads_for(self, class_name: str) -> list[dict]:
+        return [p for p in self.loads if isinstance(p, dict) and p.get("adapterClassName") == class_name]
+
+    def load_classes(self) -> list[str]:
+        return [p.get("adapterClassName") for p in self.loads if isinstance(p, dict)]
+
+    def wait_loads(self, n: int, timeout: float = WAIT) -> list[dict]:
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while sum(1 for r in self.requests if r.get("method") == "adapter.loadNativeAd") < n:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError(f"{self.conn.name}: fewer than {n} adapter.loadNativeAd requests "
+                                       f"within {timeout} s; got {self.requests!r}")
+                self._lock.wait(remaining)
+        return self.loads
+
+    def wait_answers(self, n: int, timeout: float = WAIT) -> list[dict]:
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while len(self.answers) < n:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError(f"{self.conn.name}: fewer than {n} answers sent within {timeout} s")
+                self._lock.wait(remaining)
+            return list(self.answers)
+
+    def _on_request(self, msg: dict) -> None:  # the connection's reader thread
+        with self._lock:
+            self.requests.append(msg)
+            self._lock.notify_all()
+        if msg.get("method") != "adapter.loadNativeAd":
+            self.unexpected.append(msg)
+            return
+        t = threading.Thread(target=self._serve, args=(msg,), daemon=True,
+                             name=f"adapter-{self.conn.name}-{msg.get('id')}")
+        self._threads.append(t)
+        t.start()
+
+    def _serve(self, msg: dict) -> None:
+        params = msg.get("params") if isinstance(msg.get("params"), dict) else {}
+        action = self.policy(params) if callable(self.policy) else self.policy
+        try:
+            self._perform(msg, action)
+        except OSError:
+            pass  # the connection is gone (a test closed it)
+
+    def _perform(self, msg: dict, action: tuple) -> None:
+        kind = action[0]
+        if kind == "never":
+            return
+        if kind == "after":
+            wait = action[1]
+            if isinstance(wait, threading.Event):
+                wait.wait(self.max_wait)
+            else:
+                time.sleep(wait)
+            self._perform(msg, action[2])
+        elif kind == "seq":
+            for a in action[1]:
+                self._perform(msg, a)
+        elif kind == "close":
+            self.closed_mid_load = True
+            self.conn.close()
+        elif kind == "fill":
+            self._answer(msg, {"jsonrpc": "2.0", "id": msg["id"], "result": {"ad": action[1]}})
+        elif kind == "error":
+            self._answer(msg, {"jsonrpc": "2.0", "id": msg["id"], "error": action[1]})
+        elif kind == "raw":
+            self._answer(msg, dict(action[1], id=msg["id"]))
+        else:  # pragma: no cover - a test bug
+            raise AssertionError(f"unknown adapter action {action!r}")
+
+    def _answer(self, msg: dict, response: dict) -> None:
+        self.conn.send(response)
+        params = msg.get("params") if isinstance(msg.get("params"), dict) else {}
+        with self._lock:
+            self.answers.append({"id": msg.get("id"), "loadId": params.get("loadId"), "response": response})
+            self._lock.notify_all()
+
+    # -- what the service told the adapter ----------------------------------------------------
+
+    def notes(self, method: str, ad_id: str | None = None) -> list[dict]:
+        """Params of every `method` notification received (after a round trip on this connection)."""
+        self.conn.barrier()
+        return notes(self.conn, method, ad_id)
+
+    def replies_to_answers(self) -> list[Any]:
+        """Replies the server sent to this connection that the test did not ask for (after a round
+        trip): answers to responses would show up here."""
+        self.conn.barrier()
+        return list(self.conn._stash)
+
+    def report(self, method: str, **params: Any) -> dict:
+        """An adapter.report* sent as a request: the whole response."""
+        return self.conn.request(method, params)
+
+
+def check_load_request(params: Any, class_name: str | None = None, parameter: str | None = None) -> dict:
+    """The params of adapter.loadNativeAd."""
+    assert isinstance(params, dict), params
+    assert isinstance(params.get("loadId"), str) and params["loadId"], params
+    assert isinstance(params.get("adapterClassName"), str), params
+    if class_name is not None:
+        assert params["adapterClassName"] == class_name, params
+    cfg = params.get("adConfiguration")
+    assert isinstance(cfg, dict), params
+    creds = cfg.get("credentials")
+    assert isinstance(creds, dict) and isinstance(creds.get("settings"), dict), cfg
+    assert isinstance(creds["settings"].get("parameter"), str), cfg
+    if parameter is not None:
+        assert creds["settings"]["parameter"] == parameter, cfg
+    assert isinstance(cfg.get("options"), dict), cfg
+    assert cfg.get("isTestRequest") is None or isinstance(cfg["isTestRequest"], bool), cfg
+    return params
+
+
+def check_any_image(img: Any, width: int | None = None, height: int | None = None, *, loaded: bool = True) -> dict:
+    """An Image whose URL is not one of the store's (mapped ads, SampleCustomEvent)."""
+    assert isinstance(img, dict), f"an Image is an object, got {img!r}"
+    assert isinstance(img.get("url"), str) and img["url"], img
+    assert is_number(img.get("scale")) and img["scale"] > 0, img
+    assert is_int(img.get("width")) and is_int(img.get("height")), img
+    if width is not None:
+        assert (img["width"], img["height"]) == (width, height), {k: v for k, v in img.items() if k != "data"}
+    if loaded:
+        assert img.get("mimeType") == "image/png", {k: v for k, v in img.items() if k != "data"}
+        assert isinstance(img.get("data"), str), "a loaded Image carries base64 data"
+        png = base64.b64decode(img["data"], validate=True)
+        assert png_size(png) == (img["width"], img["height"]), "PNG size differs from the Image's width/height"
+    else:
+        assert "data" not in img and "mimeType" not in img, {k: v for k, v in img.items() if k != "data"}
+    return img
+
+
+def check_mediated_ad(ad: Any, *, loaded: bool = True) -> dict:
+    """check_ad for ads whose images may live anywhere (mapped ads, SampleCustomEvent)."""
+    assert isinstance(ad, dict), ad
+    assert isinstance(ad.get("adId"), str) and ad["adId"], ad
+    assert ad.get("kind") == "native", ad
+    assert isinstance(ad.get("headline"), str), ad
+    for k in ("body", "callToAction", "store", "price", "advertiser"):
+        assert k in ad and (ad[k] is None or isinstance(ad[k], str)), (k, ad.get(k))
+    assert "starRating" in ad and (ad["starRating"] is None or (is_number(ad["starRating"]) and 0 <= ad["starRating"] <= 5))
+    assert "icon" in ad
+    if ad["icon"] is not None:
+        check_any_image(ad["icon"], loaded=loaded)
+    assert isinstance(ad.get("images"), list), ad
+    for img in ad["images"]:
+        check_any_image(img, loaded=loaded)
+    assert isinstance(ad.get("extraAssets"), dict), ad
+    mc = ad.get("mediaContent")
+    assert isinstance(mc, dict), ad
+    assert is_number(mc.get("aspectRatio")) and mc["aspectRatio"] >= 0, mc
+    assert isinstance(mc.get("hasVideoContent"), bool), mc
+    assert is_number(mc.get("duration")) and is_number(mc.get("currentTime")), mc
+    assert "mainImage" in mc, mc
+    if mc["mainImage"] is not None:
+        check_any_image(mc["mainImage"], loaded=loaded)
+    assert "adChoices" in ad, ad
+    if ad["adChoices"] is not None:
+        ac = ad["adChoices"]
+        assert ac.get("position") in ("topRight", "topLeft", "bottomRight", "bottomLeft"), ac
+        check_any_image(ac.get("image"), loaded=loaded)
+        assert isinstance(ac.get("clickURL"), str), ac
+    check_response_info(ad.get("responseInfo"))
+    parse_rfc3339_utc(ad.get("expiresAt"))
+    return ad
+
+
+def mediated_load(conn: Conn, unit: str, **params: Any) -> dict:
+    """loadAd that must succeed with one ad; returns the result (shape-checked)."""
+    p = {"adUnitID": unit}
+    p.update(params)
+    resp = conn.request("loadAd", p)
+    assert "result" in resp, f"loadAd {unit} should have filled: {resp!r}"
+    result = resp["result"]
+    assert isinstance(result, dict) and isinstance(result.get("ads"), list), result
+    assert len(result["ads"]) == 1, f"a waterfall unit serves one ad: {result!r}"
+    check_response_info(result.get("responseInfo"))
+    loaded = not ((params.get("options") or {}).get("disableImageLoading") or False)
+    check_mediated_ad(result["ads"][0], loaded=loaded)
+    assert result["ads"][0]["responseInfo"] == result["responseInfo"], "the ad's responseInfo is the load's"
+    return result
+
+
+def mediated_load_error(conn: Conn, unit: str, code: int | None = None, **params: Any) -> dict:
+    """loadAd that must fail; returns the error (data shape-checked, code checked when given)."""
+    p = {"adUnitID": unit}
+    p.update(params)
+    resp = conn.request("loadAd", p)
+    assert "error" in resp, f"loadAd {unit} should have failed: {str(resp)[:2000]}"
+    err = resp["error"]
+    if code is not None:
+        assert err.get("code") == code, f"expected load error {code}, got {err!r}"
+    data = err.get("data")
+    assert isinstance(data, dict), err
+    assert data.get("gadErrorCode") == err["code"] - 1000, err
+    if err["code"] in LOAD_ERROR_NAMES:
+        assert data.get("name") == LOAD_ERROR_NAMES[err["code"]], err
+    check_response_info(data.get("responseInfo"))
+    return err
+
+
+def network_entries(response_info: dict) -> list[tuple[str, str]]:
+    """(adNetworkClassName, adSourceName) of every source tried, in order."""
+    return [(e["adNetworkClassName"], e["adSourceName"]) for e in response_info["adNetworkInfoArray"]]
+
+
+def batch_requests(conn: Conn, calls: list[tuple[str, dict]], timeout: float = 6 * WAIT) -> list[dict]:
+    """Sends calls as one JSON-RPC batch; returns the responses in request order."""
+    base = f"batch-{next(_counter)}"
+    ids = [f"{base}-{i}" for i in range(len(calls))]
+    conn.send([{"jsonrpc": "2.0", "id": i, "method": m, "params": p} for i, (m, p) in zip(ids, calls)])
+    deadline = time.monotonic() + timeout
+    while True:
+        f = conn.next_reply(max(0.0, deadline - time.monotonic()))
+        if isinstance(f.msg, list):
+            break
+        conn._stash.append(f.msg)
+    by_id = {m.get("id"): m for m in f.msg}
+    assert [m.get("id") for m in f.msg] == ids, "batch replies come in request order"
+    return [by_id[i] for i in ids]
