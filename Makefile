@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN_DEBUG := .build/debug/native-ads
 BIN_RELEASE := .build/release/native-ads
 
-.PHONY: all deps build release run test test-swift test-e2e lint venv bench clean
+.PHONY: all deps build release run test test-swift test-e2e lint venv bench clean schemas
 
 all: build
 
@@ -33,6 +33,10 @@ $(VENV)/.installed: Tests/EndToEnd/requirements.txt
 	touch $@
 
 venv: $(VENV)/.installed
+
+## schemas: regenerate schemas/ from the code (a test fails when they are stale).
+schemas: build
+	$(BIN_DEBUG) --write-schemas schemas
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift

@@ -23,7 +23,10 @@ let package = Package(
     .target(name: "NativeAds", swiftSettings: hotPath),
     .target(
       name: "NativeAdsRPC", dependencies: ["JSONRPC", "NativeAds"],
-      resources: [.embedInCode("Resources/builtin-store.json")], swiftSettings: hotPath),
+      resources: [
+        .embedInCode("Resources/builtin-store.json"),
+        .embedInCode("Resources/openrpc-examples.json"),
+      ], swiftSettings: hotPath),
     .executableTarget(
       name: "native-ads",
       dependencies: ["UVTransport", "NativeAdsRPC", "JSONRPC", "NativeAds"],

@@ -45,3 +45,37 @@ public enum JSONValue: Sendable, Equatable {
     return String(decoding: w.bytes, as: UTF8.self)
   }
 }
+
+extension JSONValue {
+  /// The value as indented JSON text (two spaces, one member per line), for files people read.
+  public var prettyText: String {
+    var out = ""
+    Self.pretty(self, indent: 0, into: &out)
+    return out + "\n"
+  }
+
+  private static func pretty(_ value: JSONValue, indent: Int, into out: inout String) {
+    let pad = String(repeating: "  ", count: indent + 1)
+    let closing = String(repeating: "  ", count: indent)
+    switch value {
+    case .array(let items) where !items.isEmpty:
+      out += "[\n"
+      for (i, item) in items.enumerated() {
+        out += pad
+        pretty(item, indent: indent + 1, into: &out)
+        out += i == items.count - 1 ? "\n" : ",\n"
+      }
+      out += closing + "]"
+    case .object(let members) where !members.isEmpty:
+      out += "{\n"
+      for (i, (key, item)) in members.enumerated() {
+        out += pad + JSONValue.string(key).jsonText + ": "
+        pretty(item, indent: indent + 1, into: &out)
+        out += i == members.count - 1 ? "\n" : ",\n"
+      }
+      out += closing + "}"
+    default:
+      out += value.jsonText
+    }
+  }
+}

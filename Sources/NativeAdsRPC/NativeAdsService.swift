@@ -11,6 +11,12 @@ public final class NativeAdsService: AdEventSink {
   public let dispatcher: Dispatcher
   let creativeJSON = CreativeJSONCache()
   private var sessions: [UInt64: RPCSession] = [:]
+  /// `rpc.discover`'s result, encoded on first use.
+  lazy var openRPCBytes: [UInt8] = {
+    var w = JSONWriter(capacity: 64 * 1024)
+    w.value(OpenRPCDocument.document(examples: OpenRPCExamples.byMethod))
+    return w.bytes
+  }()
   /// The last whole second formatted by ``timestamp(_:)`` (loads in one second share it).
   private var lastTimestamp: (second: Double, text: String) = (-1, "")
 

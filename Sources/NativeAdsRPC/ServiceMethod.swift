@@ -50,5 +50,7 @@ var allMethods: [any ServiceMethod.Type] {
     AdapterReportClick.self,
     AdapterReportEvent.self,
     AdapterReportFullScreen.self,
+    RPCDiscover.self,
+    FormatsSchema.self,
   ]
 }

@@ -16,6 +16,8 @@ struct Options {
   var withBuiltIn = false
   var maxEvents = 100_000
   var mediationDeadlineMilliseconds: UInt64 = 10_000
+  /// `--write-schemas DIR`: write the generated `schemas/` files and exit.
+  var writeSchemasTo: String?
 
   static let version = "native-ads 0.1.0 (wire contract 1)"
 
@@ -59,6 +61,8 @@ struct Options {
       --ad-lifetime SECONDS      How long a loaded ad stays valid (default 3600).
       --log-level LEVEL          error, warn, info (default) or debug. Logs go to stderr.
 
+      --write-schemas DIR        Write the generated schemas (OpenRPC document, ad formats,
+                                 store) into DIR and exit.
       --help                     Show this help.
       --version                  Show the version.
     """
@@ -117,6 +121,7 @@ struct Options {
       case "--ad-lifetime": o.adLifetimeSeconds = Double(try positive(arg))
       case "--store": o.storeFile = try value(arg)
       case "--with-builtin": o.withBuiltIn = true
+      case "--write-schemas": o.writeSchemasTo = try value(arg)
       case "--max-events": o.maxEvents = try positive(arg)
       case "--mediation-deadline-ms": o.mediationDeadlineMilliseconds = UInt64(try positive(arg))
       case "--seed":

@@ -19,6 +19,9 @@ do {
 }
 
 let log = Log(level: options.logLevel)
+if let directory = options.writeSchemasTo {
+  exit(SchemaWriter.write(to: directory) ? 0 : 1)
+}
 do {
   let eventLoop = try EventLoop(limits: options.transport)
   let inventory: Inventory

@@ -1,0 +1,348 @@
+import JSONRPC
+import NativeAds
+
+/// The JSON Schemas of every value on the wire (`components.schemas` of the OpenRPC
+/// document). One definition each: `schemas/*.json` are generated from these.
+enum WireSchemas {
+  typealias S = Schema
+
+  static var all: [(String, JSONValue)] {
+    [
+      ("Image", image), ("MediaContent", mediaContent), ("VideoController", videoController),
+      ("AdChoices", adChoices), ("AdNetworkError", adNetworkError),
+      ("AdNetworkInfo", adNetworkInfo), ("ResponseInfo", responseInfo),
+      ("NativeAd", nativeAd), ("CustomNativeAd", customNativeAd),
+      ("Ad", S.oneOf([S.ref("NativeAd"), S.ref("CustomNativeAd")])),
+      ("LoaderOptions", loaderOptions), ("RequestTargeting", requestTargeting),
+      ("LoadAdResult", loadAdResult), ("ClickResult", clickResult),
+      ("ImpressionResult", impressionResult), ("VideoState", videoState), ("Event", event),
+      ("AdEventParams", adEventParams), ("VideoEventParams", videoEventParams),
+      ("CustomClickParams", customClickParams),
+      ("Format", format), ("AdUnit", adUnit), ("WaterfallSource", waterfallSource),
+      ("ImageInput", imageInput), ("Video", video), ("Targeting", targeting),
+      ("NativeAssets", nativeAssets),
+      ("Creative", creative), ("MappedAd", mappedAd), ("AdapterLoadParams", adapterLoadParams),
+    ]
+  }
+
+  static let image = S.object(
+    [
+      ("url", S.string), ("scale", S.number), ("width", S.integer(minimum: 1)),
+      ("height", S.integer(minimum: 1)),
+      ("data", S.described(S.string, "Base64 of the bytes; absent with disableImageLoading.")),
+      ("mimeType", S.string),
+    ], required: ["url", "scale", "width", "height"], closed: true)
+
+  static let videoController = S.object(
+    [
+      ("isMuted", S.boolean), ("customControlsEnabled", S.boolean),
+      ("clickToExpandEnabled", S.boolean),
+      ("playbackState", S.enumeration(VideoPlaybackState.allCases.map(\.rawValue))),
+    ], required: ["isMuted", "customControlsEnabled", "clickToExpandEnabled"], closed: true)
+
+  static let mediaContent = S.object(
+    [
+      ("aspectRatio", S.number), ("hasVideoContent", S.boolean), ("duration", S.number),
+      ("currentTime", S.number), ("mainImage", S.nullable(S.ref("Image"))),
+      ("videoController", S.ref("VideoController")),
+    ], required: ["aspectRatio", "hasVideoContent", "duration", "currentTime", "mainImage"],
+    closed: true)
+
+  static let adChoices = S.object(
+    [
+      ("position", S.enumeration(AdChoicesPosition.allCases.map(\.rawValue))),
+      ("image", S.ref("Image")), ("clickURL", S.string),
+      ("attribution", S.enumeration(["Ad", "Advertisement", "Sponsored"])),
+    ], required: ["position", "image", "clickURL"], closed: true)
+
+  static let adNetworkError = S.object(
+    [("code", S.integer), ("domain", S.string), ("message", S.string)],
+    required: ["code", "domain", "message"], closed: true)
+
+  static let adNetworkInfo = S.object(
+    [
+      ("adNetworkClassName", S.string), ("adSourceName", S.string),
+      ("latency", S.described(S.number, "Seconds.")),
+      ("error", S.nullable(S.ref("AdNetworkError"))),
+    ], required: ["adNetworkClassName", "adSourceName", "latency", "error"], closed: true)
+
+  static let responseInfo = S.object(
+    [
+      ("responseIdentifier", S.string),
+      ("loadedAdNetworkResponseInfo", S.nullable(S.ref("AdNetworkInfo"))),
+      ("adNetworkInfoArray", S.array(S.ref("AdNetworkInfo"))), ("isTestRequest", S.boolean),
+    ], required: ["responseIdentifier", "loadedAdNetworkResponseInfo", "adNetworkInfoArray"],
+    closed: true)
+
+  private static let nullableString = S.nullable(S.string)
+
+  private static var commonAdProperties: [(String, JSONValue)] {
+    [
+      ("mediaContent", S.ref("MediaContent")), ("adChoices", S.nullable(S.ref("AdChoices"))),
+      ("muteThisAdReasons", S.array(S.string)), ("responseInfo", S.ref("ResponseInfo")),
+      ("expiresAt", S.described(S.string, "RFC 3339 UTC.")),
+    ]
+  }
+
+  static var nativeAd: JSONValue {
+    S.object(
+      [
+        ("adId", S.string), ("kind", S.constant("native")), ("headline", S.string),
+        ("body", nullableString), ("callToAction", nullableString), ("store", nullableString),
+        ("price", nullableString), ("advertiser", nullableString),
+        ("starRating", S.nullable(S.number(minimum: 0, maximum: 5))),
+        ("icon", S.nullable(S.ref("Image"))), ("images", S.array(S.ref("Image"))),
+        ("extraAssets", S.map(S.string)),
+      ] + commonAdProperties,
+      required: [
+        "adId", "kind", "headline", "body", "callToAction", "store", "price", "advertiser",
+        "starRating", "icon", "images", "extraAssets", "mediaContent", "adChoices",
+        "responseInfo", "expiresAt",
+      ], closed: true,
+      description: "A system-defined native ad (GADNativeAd).")
+  }
+
+  static var customNativeAd: JSONValue {
+    S.object(
+      [
+        ("adId", S.string), ("kind", S.constant("customNative")), ("formatID", S.string),
+        ("availableAssetKeys", S.array(S.string)),
+      ] + commonAdProperties,
+      required: [
+        "adId", "kind", "formatID", "availableAssetKeys", "mediaContent", "adChoices",
+        "responseInfo", "expiresAt",
+      ], closed: true,
+      description: "A custom native format ad; its assets are read with stringForKey/imageForKey.")
+  }
+
+  static let loaderOptions = S.object(
+    [
+      ("disableImageLoading", S.boolean), ("shouldRequestMultipleImages", S.boolean),
+      ("mediaAspectRatio", S.enumeration(MediaAspectRatio.allCases.map(\.rawValue))),
+      ("adChoicesPosition", S.enumeration(AdChoicesPosition.allCases.map(\.rawValue))),
+      ("startMuted", S.boolean), ("customControlsRequested", S.boolean),
+      ("clickToExpandRequested", S.boolean), ("numberOfAds", S.integer),
+    ])
+
+  static let requestTargeting = S.object(
+    [
+      ("isTestRequest", S.boolean), ("keywords", S.array(S.string)), ("contentURL", S.string),
+      ("customTargeting", S.map(S.oneOf([S.string, S.array(S.string)]))),
+      ("seed", S.integer(minimum: 0)),
+    ])
+
+  static let loadAdResult = S.object(
+    [("ads", S.array(S.ref("Ad"), minItems: 1)), ("responseInfo", S.ref("ResponseInfo"))],
+    required: ["ads", "responseInfo"], closed: true)
+
+  static var notRecordedReason: JSONValue {
+    S.enumeration(NotRecordedReason.allCases.map(\.rawValue))
+  }
+
+  static var clickResult: JSONValue {
+    S.object(
+      [
+        ("recorded", S.boolean),
+        ("action", S.enumeration(ClickAction.allCases.map(\.rawValue))),
+        ("url", nullableString), ("reason", notRecordedReason),
+      ], required: ["recorded", "action", "url"], closed: true)
+  }
+
+  static var impressionResult: JSONValue {
+    S.object(
+      [("recorded", S.boolean), ("reason", notRecordedReason)], required: ["recorded"],
+      closed: true)
+  }
+
+  static let videoState = S.object(
+    [
+      ("videoController", S.ref("VideoController")), ("currentTime", S.number),
+      ("duration", S.number),
+    ],
+    required: ["videoController", "currentTime", "duration"], closed: true)
+
+  static let event = S.object(
+    [
+      ("sequence", S.integer(minimum: 1)), ("time", S.string), ("adId", S.string),
+      ("type", S.enumeration(["adEvent", "videoEvent"])), ("event", S.string),
+      ("assetKey", nullableString), ("reason", S.string),
+    ], required: ["sequence", "time", "adId", "type", "event", "assetKey"], closed: true)
+
+  static let adEventParams = S.object(
+    [("adId", S.string), ("event", S.string), ("assetKey", nullableString), ("reason", S.string)],
+    required: ["adId", "event", "assetKey"], closed: true)
+
+  static let videoEventParams = S.object(
+    [
+      ("adId", S.string),
+      ("event", S.enumeration(["didPlay", "didPause", "didEnd", "didMute", "didUnmute"])),
+    ], required: ["adId", "event"], closed: true)
+
+  static let customClickParams = S.object(
+    [("adId", S.string), ("assetID", S.string)], required: ["adId", "assetID"], closed: true)
+
+  // MARK: The store
+
+  /// An image given to the service (store, mapped ads): without `data`, a PNG of the stated
+  /// size is generated.
+  static let imageInput = S.object(
+    [
+      ("url", S.string), ("width", S.integer(minimum: 1, maximum: 8192)),
+      ("height", S.integer(minimum: 1, maximum: 8192)),
+      ("scale", S.number(minimum: 0.1, maximum: 10)), ("mimeType", S.string),
+      ("data", S.described(S.string, "Base64 of the bytes.")),
+    ], required: ["url", "width", "height"], closed: true)
+
+  static let format = S.object(
+    [
+      ("id", S.string), ("description", S.string),
+      (
+        "assets",
+        S.array(
+          S.object(
+            [
+              ("name", S.string), ("type", S.enumeration(["text", "image", "video"])),
+              ("required", S.boolean),
+            ], required: ["name", "type"], closed: true))
+      ),
+    ], required: ["id", "assets"], closed: true)
+
+  static let waterfallSource = S.object(
+    [
+      ("type", S.enumeration(["inventory", "customEvent"])), ("adapterClassName", S.string),
+      ("parameter", S.string), ("eCPM", S.number(minimum: 0, maximum: 1_000_000)),
+      ("timeoutMs", S.integer(minimum: 1)), ("label", S.string),
+    ], required: ["type"], closed: true)
+
+  static let adUnit = S.object(
+    [
+      ("id", S.string), ("description", S.string), ("creatives", S.array(S.string)),
+      ("waterfall", S.array(S.ref("WaterfallSource"), minItems: 1)),
+      ("deadlineMs", S.integer(minimum: 1)),
+    ], required: ["id"], closed: true)
+
+  static let video = S.object(
+    [
+      ("duration", S.number(minimum: 0.001, maximum: 86_400)),
+      ("aspectRatio", S.number(minimum: 0.01, maximum: 100)),
+      ("customControlsAllowed", S.boolean), ("clickToExpandAllowed", S.boolean),
+      ("poster", S.ref("ImageInput")),
+    ], required: ["duration"], closed: true)
+
+  static let targeting = S.object(
+    [
+      ("customTargeting", S.map(S.oneOf([S.string, S.array(S.string, minItems: 1)]))),
+      ("keywords", S.array(S.string)), ("contentURLs", S.array(S.string)),
+    ], closed: true)
+
+  static let nativeAssets = S.object(
+    [
+      ("headline", S.string), ("body", S.string), ("callToAction", S.string),
+      ("store", S.string), ("price", S.string), ("advertiser", S.string),
+      ("starRating", S.number(minimum: 0, maximum: 5)), ("icon", S.ref("ImageInput")),
+      ("images", S.array(S.ref("ImageInput"))), ("extraAssets", S.map(S.string)),
+    ], required: ["headline"], closed: true)
+
+  static var creative: JSONValue {
+    guard case .object(var members) = creativeShape else { return creativeShape }
+    func when(_ kind: String, _ then: [(String, JSONValue)]) -> JSONValue {
+      .object([
+        ("if", .object([("properties", .object([("kind", S.constant(kind))]))])),
+        ("then", .object(then)),
+      ])
+    }
+    members.append(
+      (
+        "allOf",
+        .array([
+          when(
+            "native",
+            [
+              ("properties", .object([("assets", S.ref("NativeAssets"))])),
+              ("not", .object([("required", .array([.string("formatID")]))])),
+            ]),
+          when(
+            "customNative",
+            [
+              ("required", .array([.string("formatID")])),
+              (
+                "properties",
+                .object([
+                  ("assets", S.map(S.oneOf([S.string, S.ref("ImageInput"), S.ref("Video")])))
+                ])
+              ),
+              ("not", .object([("required", .array([.string("video")]))])),
+            ]),
+        ])
+      ))
+    return .object(members)
+  }
+
+  private static var creativeShape: JSONValue {
+    S.object(
+      [
+        ("id", S.string), ("description", S.string),
+        ("kind", S.enumeration(["native", "customNative"])), ("formatID", S.string),
+        (
+          "assets",
+          S.described(
+            S.anyObject,
+            "native: NativeAssets; customNative: values by asset name (text: string, image: Image, video: Video)."
+          )
+        ),
+        ("priority", S.integer), ("eCPM", S.number(minimum: 0, maximum: 1_000_000)),
+        ("landingPageURL", S.string), ("deepLinks", S.array(S.string)),
+        ("customClickAction", S.boolean), ("indirect", S.boolean),
+        (
+          "adChoices",
+          S.object(
+            [
+              ("image", S.ref("ImageInput")), ("clickURL", S.string),
+              ("attribution", S.enumeration(["Ad", "Advertisement", "Sponsored"])),
+            ], closed: true)
+        ),
+        ("muteThisAdReasons", S.array(S.string)), ("targeting", S.ref("Targeting")),
+        ("video", S.ref("Video")),
+      ], required: ["id", "kind", "assets", "landingPageURL"], closed: true)
+  }
+
+  // MARK: Mediation
+
+  static let mappedAd = S.object(
+    [
+      ("headline", S.string), ("body", S.string), ("callToAction", S.string),
+      ("store", S.string), ("price", S.string), ("advertiser", S.string),
+      ("starRating", S.number(minimum: 0, maximum: 5)), ("icon", S.ref("ImageInput")),
+      ("images", S.array(S.ref("ImageInput"))), ("extraAssets", S.map(S.string)),
+      (
+        "adChoices",
+        S.object(
+          [("image", S.ref("ImageInput")), ("clickURL", S.string), ("attribution", S.string)],
+          required: ["image", "clickURL"], closed: true)
+      ),
+      (
+        "media",
+        S.object(
+          [("aspectRatio", S.number), ("hasVideoContent", S.boolean), ("duration", S.number)],
+          closed: true)
+      ),
+      ("handlesUserClicks", S.boolean), ("handlesUserImpressions", S.boolean),
+      ("landingPageURL", S.string), ("deepLinks", S.array(S.string)),
+    ], required: ["headline"], closed: true)
+
+  static let adapterLoadParams = S.object(
+    [
+      ("loadId", S.string), ("adapterClassName", S.string),
+      (
+        "adConfiguration",
+        S.object(
+          [
+            (
+              "credentials",
+              S.object([("settings", S.map(S.string))], required: ["settings"])
+            ),
+            ("options", S.ref("LoaderOptions")), ("isTestRequest", S.nullable(S.boolean)),
+          ], required: ["credentials", "options", "isTestRequest"])
+      ),
+    ], required: ["loadId", "adapterClassName", "adConfiguration"])
+}
