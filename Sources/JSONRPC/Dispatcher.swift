@@ -110,10 +110,11 @@ public final class Dispatcher {
         break
       }
     }
-    if method == nil, let id, version?.stringEquals("2.0") == true,
-      let outcome = responseOutcome(of: request)
+    if method == nil, let id, RPCSession.isServerRequestID(id),
+      version?.stringEquals("2.0") == true, let outcome = responseOutcome(of: request)
     {
-      // A response to a request this server sent (mediation adapters): never answered.
+      // A response to a request this server sent (mediation adapters): never answered. Other
+      // response-shaped messages are invalid requests, as JSON-RPC says.
       session.handleResponse(id: id, outcome)
       return false
     }

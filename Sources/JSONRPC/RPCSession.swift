@@ -211,6 +211,14 @@ public final class RPCSession {
     pendingRequests.removeValue(forKey: id)
   }
 
+  /// Whether `id` is one the server gives its own requests (`"native-ads:N"`).
+  static func isServerRequestID(_ id: JSONRef) -> Bool {
+    guard id.kind == .string else { return false }
+    let raw = id.rawBytes
+    let prefix = #""native-ads:"#.utf8
+    return raw.count > prefix.count && raw.starts(with: prefix)
+  }
+
   /// Routes a response to the request it answers; unknown ids are ignored.
   func handleResponse(id: JSONRef, _ outcome: Result<JSONRef, RPCError>) {
     guard let key = id.stringValue, let handler = pendingRequests.removeValue(forKey: key) else {

@@ -152,10 +152,18 @@ import Testing
     #expect(outcomes == [-32000, -32000])
   }
 
-  @Test func aResponseWithAnUnknownIDIsIgnoredSilently() {
+  @Test func aLateOrUnknownResponseToAServerRequestIsIgnoredSilently() {
     let session = TestServer().session()
     session.feed(#"{"jsonrpc":"2.0","id":"native-ads:99","result":1}"# + "\n")
-    session.feed(#"{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"x"}}"# + "\n")
     #expect(session.outputText() == "")
+  }
+
+  @Test func aResponseShapedMessageWithAClientIDIsAnInvalidRequest() {
+    let session = TestServer().session()
+    session.feed(#"{"jsonrpc":"2.0","id":7,"result":1}"# + "\n")
+    #expect(
+      session.outputLines() == [
+        #"{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request","data":{"detail":"method must be a string"}}}"#
+      ])
   }
 }
