@@ -7,7 +7,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN_DEBUG := .build/debug/native-ads
 BIN_RELEASE := .build/release/native-ads
 
-.PHONY: all deps build release run test test-swift test-e2e lint venv bench clean schemas
+.PHONY: all deps build release run test test-swift test-e2e test-python-client test-ts-client \
+  lint venv bench clean schemas
 
 all: build
 
@@ -27,9 +28,10 @@ release: deps
 run: release
 	$(BIN_RELEASE) --stdio --tcp 127.0.0.1:7411
 
-$(VENV)/.installed: Tests/EndToEnd/requirements.txt
+$(VENV)/.installed: Tests/EndToEnd/requirements.txt clients/python/requirements-test.txt
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/EndToEnd/requirements.txt
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/EndToEnd/requirements.txt \
+	  -r clients/python/requirements-test.txt
 	touch $@
 
 venv: $(VENV)/.installed
@@ -48,8 +50,14 @@ test-swift: deps
 test-e2e: build venv
 	NATIVE_ADS_BIN=$(abspath $(BIN_DEBUG)) $(VENV)/bin/python -m pytest -q Tests/EndToEnd
 
-## test: install what is missing, then run every test (Swift, end-to-end) and the linter.
-test: deps lint test-swift test-e2e
+## test-python-client: install the Python client as a user would, then run its suite.
+test-python-client: build venv
+	$(VENV)/bin/pip install -q --disable-pip-version-check ./clients/python
+	NATIVE_ADS_BIN=$(abspath $(BIN_DEBUG)) $(VENV)/bin/python -m pytest -q -p no:cacheprovider \
+	  clients/python/tests
+
+## test: install what is missing, then run every test (Swift, end-to-end, clients) and the linter.
+test: deps lint test-swift test-e2e test-python-client
 
 bench: release venv
 	$(VENV)/bin/python bench/run.py --bin $(abspath $(BIN_RELEASE))

@@ -48,7 +48,7 @@ var allMethods: [any ServiceMethod.Type] {
     UnregisterAdapter.self,
     AdapterReportImpression.self,
     AdapterReportClick.self,
-    AdapterReportEvent.self,
+    AdapterReportVideoEvent.self,
     AdapterReportFullScreen.self,
     RPCDiscover.self,
     FormatsSchema.self,

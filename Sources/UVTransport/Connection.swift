@@ -276,6 +276,12 @@ public final class Connection {
 
   private func drainUntilPeerCloses() {
     guard !isClosing, case .stream(let s) = input else { return }
+    // Nothing unread: closing now sends a plain FIN, so there is nothing to wait for (an idle
+    // client must not delay a shutdown by the linger time).
+    if Self.unreadBytes(s) == 0 {
+      close()
+      return
+    }
     if uv_read_start(s, Connection.allocCallback, Connection.readCallback) < 0 {
       close()
       return
@@ -326,6 +332,15 @@ public final class Connection {
     let r = retained
     retained = nil
     r?.release()
+  }
+
+  /// Bytes the kernel holds for us that we have not read (`FIONREAD`); -1 when unknown.
+  private static func unreadBytes(_ s: UnsafeMutablePointer<uv_stream_t>) -> Int32 {
+    var fd: uv_os_fd_t = -1
+    let status = s.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_fileno($0, &fd) }
+    guard status == 0 else { return -1 }
+    var count: Int32 = 0
+    return ioctl(fd, UInt(FIONREAD), &count) == 0 ? count : -1
   }
 
   // MARK: C callbacks

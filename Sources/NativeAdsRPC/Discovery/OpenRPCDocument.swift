@@ -206,13 +206,17 @@ enum OpenRPCDocument {
         name: "adapter.reportVideoEvent", summary: "An adapter reports a video event.",
         params: [
           adID,
-          p("event", S.enumeration(AdapterReport.Event.allCases.map(\.rawValue)), required: true),
+          p(
+            "event", S.enumeration(AdapterReport.VideoEvent.allCases.map(\.rawValue)),
+            required: true),
         ], result: object([("recorded", S.boolean)], required: ["recorded"]), errors: adErrors),
       Method(
         name: "adapter.reportFullScreen", summary: "An adapter reports a full-screen event.",
         params: [
           adID,
-          p("event", S.enumeration(AdapterReport.Event.allCases.map(\.rawValue)), required: true),
+          p(
+            "event", S.enumeration(AdapterReport.ScreenEvent.allCases.map(\.rawValue)),
+            required: true),
         ], result: object([("recorded", S.boolean)], required: ["recorded"]), errors: adErrors),
       Method(
         name: "rpc.discover", summary: "This OpenRPC document.", params: [],

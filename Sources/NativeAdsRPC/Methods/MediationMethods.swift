@@ -53,8 +53,13 @@ enum UnregisterAdapter: ServiceMethod {
 /// `adapter.reportClick`, `adapter.reportVideoEvent`, `adapter.reportFullScreen`).
 /// Answers `{"recorded": bool}` when sent as a request.
 enum AdapterReport {
-  enum Event: String, CaseIterable {
+  /// `adapter.reportVideoEvent` events.
+  enum VideoEvent: String, CaseIterable {
     case didPlay, didPause, didEnd, didMute, didUnmute
+  }
+
+  /// `adapter.reportFullScreen` events.
+  enum ScreenEvent: String, CaseIterable {
     case willPresentScreen, willDismissScreen, didDismissScreen
   }
 
@@ -109,18 +114,17 @@ enum AdapterReportClick: ServiceMethod {
   }
 }
 
-/// `adapter.reportVideoEvent {"adId", "event"}` and `adapter.reportFullScreen {"adId",
-/// "event"}`: forwarded to the app as `videoEvent` / `adEvent`.
-enum AdapterReportEvent: ServiceMethod {
+/// `adapter.reportVideoEvent {"adId", "event"}`: forwarded to the app as a `videoEvent`.
+enum AdapterReportVideoEvent: ServiceMethod {
   static let name = "adapter.reportVideoEvent"
 
   struct Request {
     var adId: String
-    var event: AdapterReport.Event
+    var event: AdapterReport.VideoEvent
   }
 
   static func decode(_ params: Params) throws(RPCError) -> Request {
-    guard let event = try params.optionalEnum("event", AdapterReport.Event.self) else {
+    guard let event = try params.optionalEnum("event", AdapterReport.VideoEvent.self) else {
       throw .invalidParams(field: "event", "is required")
     }
     return Request(adId: try params.string("adId"), event: event)
@@ -136,23 +140,36 @@ enum AdapterReportEvent: ServiceMethod {
     case .didEnd: delegate.didEndVideo()
     case .didMute: delegate.didMuteVideo()
     case .didUnmute: delegate.didUnmuteVideo()
-    case .willPresentScreen: delegate.willPresentFullScreenView()
-    case .willDismissScreen: delegate.willDismissFullScreenView()
-    case .didDismissScreen: delegate.didDismissFullScreenView()
     }
     AdapterReport.write(true, into: &w)
   }
 }
 
-/// `adapter.reportFullScreen {"adId", "event"}`: the same handler under its own name.
+/// `adapter.reportFullScreen {"adId", "event"}`: forwarded to the app as an `adEvent`.
 enum AdapterReportFullScreen: ServiceMethod {
   static let name = "adapter.reportFullScreen"
-  static func decode(_ params: Params) throws(RPCError) -> AdapterReportEvent.Request {
-    try AdapterReportEvent.decode(params)
+
+  struct Request {
+    var adId: String
+    var event: AdapterReport.ScreenEvent
   }
-  static func handle(
-    _ request: AdapterReportEvent.Request, context: MethodContext, result w: inout JSONWriter
-  ) throws(RPCError) {
-    try AdapterReportEvent.handle(request, context: context, result: &w)
+
+  static func decode(_ params: Params) throws(RPCError) -> Request {
+    guard let event = try params.optionalEnum("event", AdapterReport.ScreenEvent.self) else {
+      throw .invalidParams(field: "event", "is required")
+    }
+    return Request(adId: try params.string("adId"), event: event)
+  }
+
+  static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
+    throws(RPCError)
+  {
+    let delegate = try AdapterReport.delegate(adId: request.adId, context: context)
+    switch request.event {
+    case .willPresentScreen: delegate.willPresentFullScreenView()
+    case .willDismissScreen: delegate.willDismissFullScreenView()
+    case .didDismissScreen: delegate.didDismissFullScreenView()
+    }
+    AdapterReport.write(true, into: &w)
   }
 }

@@ -1,0 +1,236 @@
+"""What the sync and the asyncio clients share: callbacks, trace hooks, message helpers."""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import shutil
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal, Protocol, overload
+
+from ._framing import check_framing
+from .types import (
+    AdapterAdNotification,
+    AdapterClickNotification,
+    AdapterRenderNotification,
+    AdEvent,
+    CustomClick,
+    Framing,
+    VideoEvent,
+)
+
+log = logging.getLogger("native_ads")
+
+Unsubscribe = Callable[[], None]
+Direction = Literal["send", "recv"]
+
+
+class TraceHook(Protocol):
+    """Sees every message a client sends or receives (decoded JSON).
+
+    ``method`` is the message's method for requests and notifications, and for a response the
+    method of the request it answers (None when no request matches, e.g. ``"id": null``).
+    Hooks run on the thread (or task) that sends or receives; an exception in a hook is logged
+    and otherwise ignored.
+    """
+
+    def __call__(self, direction: Direction, message: Any, method: str | None) -> None: ...
+
+
+_GLOBAL_HOOKS: list[TraceHook] = []
+_GLOBAL_LOCK = threading.Lock()
+
+
+def add_global_trace_hook(hook: TraceHook) -> Unsubscribe:
+    """Adds a hook to every client, existing and future (test suites use it to validate replies)."""
+    with _GLOBAL_LOCK:
+        _GLOBAL_HOOKS.append(hook)
+
+    def remove() -> None:
+        with _GLOBAL_LOCK:
+            if hook in _GLOBAL_HOOKS:
+                _GLOBAL_HOOKS.remove(hook)
+
+    return remove
+
+
+LISTENING = re.compile(r"listening on (\S+):(\d+)")
+DEFAULT_BINARY = "native-ads"
+
+
+def resolve_binary(path: str | os.PathLike[str] | None) -> str:
+    """The server executable: ``path``, else ``$NATIVE_ADS_BIN``, else ``native-ads`` on the PATH."""
+    candidate = os.fspath(path) if path is not None else os.environ.get("NATIVE_ADS_BIN") or DEFAULT_BINARY
+    if os.sep in candidate or (os.altsep and os.altsep in candidate):
+        if not os.path.exists(candidate):
+            raise FileNotFoundError(
+                f"native-ads binary not found at {candidate!r} (build it with `swift build` or "
+                "`make release`, or set NATIVE_ADS_BIN)"
+            )
+        return candidate
+    found = shutil.which(candidate)
+    if found is None:
+        raise FileNotFoundError(
+            f"{candidate!r} is not on the PATH: pass path=..., or set NATIVE_ADS_BIN to the binary "
+            "(e.g. .build/release/native-ads after `make release`)"
+        )
+    return found
+
+
+def server_argv(binary: str, args: Sequence[str], stdio: bool) -> list[str]:
+    argv = [binary, *args]
+    if stdio and "--stdio" not in args:
+        argv.insert(1, "--stdio")
+    return argv
+
+
+def parse_listening(line: str) -> tuple[str, int] | None:
+    m = LISTENING.search(line)
+    if m is None:
+        return None
+    return m.group(1), int(m.group(2))
+
+
+class ClientBase:
+    """Callback registry, trace hooks and adapter handlers (no I/O)."""
+
+    framing: Framing
+
+    def __init__(self, framing: str, name: str) -> None:
+        self.framing = check_framing(framing)
+        self.name = name
+        self._cb_lock = threading.Lock()
+        self._callbacks: dict[str, list[Callable[[Any], object]]] = {}
+        self._any_callbacks: list[Callable[[str, Any], object]] = []
+        self._hooks: list[TraceHook] = []
+        self._adapter_handlers: dict[str, Any] = {}
+        self._id_lock = threading.Lock()
+        self._last_id = 0
+
+    # -- notifications ---------------------------------------------------------------------
+
+    @overload
+    def on(self, method: Literal["adEvent"], callback: Callable[[AdEvent], object]) -> Unsubscribe: ...
+    @overload
+    def on(self, method: Literal["customClick"], callback: Callable[[CustomClick], object]) -> Unsubscribe: ...
+    @overload
+    def on(self, method: Literal["videoEvent"], callback: Callable[[VideoEvent], object]) -> Unsubscribe: ...
+    @overload
+    def on(
+        self,
+        method: Literal["adapter.didRecordImpression", "adapter.handleImpression", "adapter.didUntrackView"],
+        callback: Callable[[AdapterAdNotification], object],
+    ) -> Unsubscribe: ...
+    @overload
+    def on(
+        self,
+        method: Literal["adapter.didRecordClickOnAsset", "adapter.handleClick"],
+        callback: Callable[[AdapterClickNotification], object],
+    ) -> Unsubscribe: ...
+    @overload
+    def on(
+        self, method: Literal["adapter.didRender"], callback: Callable[[AdapterRenderNotification], object]
+    ) -> Unsubscribe: ...
+    @overload
+    def on(self, method: str, callback: Callable[[Any], object]) -> Unsubscribe: ...
+
+    def on(self, method: str, callback: Callable[[Any], object]) -> Unsubscribe:
+        """Calls ``callback(params)`` for every ``method`` notification; returns an unsubscribe function.
+
+        Callbacks run on the client's event thread (asyncio: its event task), one at a time, in
+        the order the notifications arrived. A notification that a request caused reaches its
+        callbacks before that request's call returns. Callbacks may call the client.
+        """
+        with self._cb_lock:
+            self._callbacks.setdefault(method, []).append(callback)
+        return lambda: self.off(method, callback)
+
+    def off(self, method: str, callback: Callable[[Any], object]) -> None:
+        with self._cb_lock:
+            callbacks = self._callbacks.get(method)
+            if callbacks and callback in callbacks:
+                callbacks.remove(callback)
+
+    def on_notification(self, callback: Callable[[str, Any], object]) -> Unsubscribe:
+        """Calls ``callback(method, params)`` for every notification, whatever its method."""
+        with self._cb_lock:
+            self._any_callbacks.append(callback)
+
+        def remove() -> None:
+            with self._cb_lock:
+                if callback in self._any_callbacks:
+                    self._any_callbacks.remove(callback)
+
+        return remove
+
+    def _listeners(self, method: str) -> tuple[list[Callable[[Any], object]], list[Callable[[str, Any], object]]]:
+        with self._cb_lock:
+            return list(self._callbacks.get(method, ())), list(self._any_callbacks)
+
+    # -- tracing -----------------------------------------------------------------------------
+
+    def add_trace_hook(self, hook: TraceHook) -> Unsubscribe:
+        """Adds a hook that sees every message this client sends and receives."""
+        with self._cb_lock:
+            self._hooks.append(hook)
+
+        def remove() -> None:
+            with self._cb_lock:
+                if hook in self._hooks:
+                    self._hooks.remove(hook)
+
+        return remove
+
+    def _trace(self, direction: Direction, message: Any, method: str | None) -> None:
+        with self._cb_lock:
+            hooks = list(self._hooks)
+        with _GLOBAL_LOCK:
+            hooks.extend(_GLOBAL_HOOKS)
+        for hook in hooks:
+            try:
+                hook(direction, message, method)
+            except Exception:  # noqa: BLE001 - a hook must not break the client
+                log.exception("native_ads: trace hook %r failed", hook)
+
+    # -- requests ----------------------------------------------------------------------------
+
+    def _new_id(self) -> int:
+        with self._id_lock:
+            self._last_id += 1
+            return self._last_id
+
+    @staticmethod
+    def _request_message(request_id: int, method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params is not None:
+            msg["params"] = dict(params)
+        return msg
+
+    @staticmethod
+    def _notification_message(method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = dict(params)
+        return msg
+
+    def _adapter_handler(self, params: Any) -> tuple[str, Any]:
+        """The handler for an ``adapter.loadNativeAd`` request (class name, handler or None)."""
+        class_name = params.get("adapterClassName") if isinstance(params, Mapping) else None
+        with self._cb_lock:
+            if isinstance(class_name, str):
+                return class_name, self._adapter_handlers.get(class_name)
+            if len(self._adapter_handlers) == 1:
+                return next(iter(self._adapter_handlers.items()))
+        return str(class_name), None
+
+
+def classify(message: Any) -> Literal["request", "notification", "response", "invalid"]:
+    if not isinstance(message, dict):
+        return "invalid"
+    if isinstance(message.get("method"), str):
+        return "request" if "id" in message else "notification"
+    if "id" in message and ("result" in message or "error" in message):
+        return "response"
+    return "invalid"

@@ -1,0 +1,133 @@
+"""Running a native-ads server for TCP clients: :class:`Server`."""
+
+from __future__ import annotations
+
+import collections
+import os
+import queue
+import signal
+import subprocess
+import threading
+from collections.abc import Mapping, Sequence
+from types import TracebackType
+from typing import IO
+
+from ._core import parse_listening, resolve_binary, server_argv
+from .aio import AsyncClient
+from .client import Client
+from .types import Framing
+
+__all__ = ["Server"]
+
+
+class Server:
+    """A ``native-ads --tcp HOST:0`` process; ``connect()`` makes clients to it.
+
+    >>> with Server.start() as server, server.connect() as client:   # doctest: +SKIP
+    ...     client.load_ad("/21775744923/example/native")
+    """
+
+    def __init__(
+        self,
+        process: subprocess.Popen[bytes],
+        host: str,
+        port: int,
+        stderr: collections.deque[str],
+        stderr_thread: threading.Thread | None = None,
+    ) -> None:
+        self.process = process
+        self._stderr_thread = stderr_thread
+        self.host = host
+        self.port = port
+        self._stderr = stderr
+
+    @classmethod
+    def start(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        args: Sequence[str] = (),
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        env: Mapping[str, str] | None = None,
+        startup_timeout: float = 10.0,
+    ) -> Server:
+        """Starts the server on ``host:port`` (0: a free port) and waits for its address."""
+        binary = resolve_binary(path)
+        argv = server_argv(binary, ["--tcp", f"{host}:{port}", *args], stdio=False)
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=dict(env) if env is not None else None,
+        )
+        lines: collections.deque[str] = collections.deque(maxlen=500)
+        found: queue.Queue[tuple[str, int] | None] = queue.Queue()
+        assert proc.stderr is not None
+
+        def drain(stream: IO[bytes]) -> None:
+            reported = False
+            for raw in iter(stream.readline, b""):
+                line = raw.decode("utf-8", "replace").rstrip("\r\n")
+                lines.append(line)
+                if not reported and (address := parse_listening(line)) is not None:
+                    reported = True
+                    found.put(address)
+            found.put(None)
+
+        thread = threading.Thread(target=drain, args=(proc.stderr,), name="native-ads-server-stderr", daemon=True)
+        thread.start()
+        try:
+            address = found.get(timeout=startup_timeout)
+        except queue.Empty:
+            address = None
+        if address is None:
+            proc.kill()
+            proc.wait()
+            raise RuntimeError(
+                f"{' '.join(argv)} did not report 'listening on HOST:PORT': " + " | ".join(list(lines)[-5:])
+            )
+        return cls(proc, address[0], address[1], lines, thread)
+
+    @property
+    def address(self) -> tuple[str, int]:
+        return self.host, self.port
+
+    @property
+    def stderr_lines(self) -> list[str]:
+        return list(self._stderr)
+
+    def connect(self, framing: Framing | str = "ndjson", *, timeout: float | None = None) -> Client:
+        """A new :class:`Client` connected to this server."""
+        return Client.connect(self.host, self.port, framing, timeout=timeout)
+
+    async def connect_async(self, framing: Framing | str = "ndjson", *, timeout: float | None = None) -> AsyncClient:
+        """A new :class:`AsyncClient` connected to this server."""
+        return await AsyncClient.connect(self.host, self.port, framing, timeout=timeout)
+
+    def stop(self, timeout: float = 10.0) -> int:
+        """SIGTERM (the server flushes and exits 0); SIGKILL after ``timeout``. Returns the exit status."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout)  # EOF once the process is gone
+        if self.process.stderr is not None:
+            self.process.stderr.close()
+        return self.process.returncode
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"<Server {self.host}:{self.port} pid {self.process.pid}>"

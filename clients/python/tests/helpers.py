@@ -1,0 +1,63 @@
+"""Shared bits of the client tests."""
+
+from __future__ import annotations
+
+import base64
+import uuid
+from typing import Any
+
+NATIVE_UNIT = "/21775744923/example/native"
+BACKFILL_UNIT = "/21775744923/example/native-backfill"
+ADMOB_UNIT = "ca-app-pub-3940256099942544/3986624511"
+VIDEO_UNIT = "/21775744923/example/native-video"
+CUSTOM_FORMAT = "10063170"
+CUSTOM_VIDEO_FORMAT = "12406343"
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def unique(prefix: str) -> str:
+    """An id no other test (or run against the shared TCP server) uses."""
+    return f"{prefix}-{uuid.uuid4().hex[:10]}"
+
+
+def png_size(data_b64: str) -> tuple[int, int]:
+    raw = base64.b64decode(data_b64)
+    assert raw.startswith(PNG_SIGNATURE), raw[:16]
+    return int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big")
+
+
+def house_creative(creative_id: str, **extra: Any) -> dict[str, Any]:
+    creative: dict[str, Any] = {
+        "id": creative_id,
+        "kind": "native",
+        "priority": 1,
+        "eCPM": 0.5,
+        "assets": {
+            "headline": f"House ad {creative_id}",
+            "body": "Shown when the network has nothing.",
+            "images": [{"url": f"https://example.com/{creative_id}.png", "width": 1200, "height": 627}],
+        },
+        "landingPageURL": f"https://example.com/{creative_id}",
+    }
+    creative.update(extra)
+    return creative
+
+
+def mapped_ad(headline: str = "Rocket Boots 3000", tracks: bool = False, **extra: Any) -> dict[str, Any]:
+    ad: dict[str, Any] = {
+        "headline": headline,
+        "body": "Run faster than the roadrunner.",
+        "callToAction": "Buy now",
+        "icon": {"url": "https://cdn.acme.example/logo.png", "width": 128, "height": 128},
+        "images": [{"url": "https://cdn.acme.example/wide.png", "width": 1200, "height": 627}],
+        "starRating": 4.5,
+        "price": "$19.99",
+        "advertiser": "ACME Corporation",
+        "extraAssets": {"acmeCampaign": "desert-2024"},
+        "landingPageURL": "https://acme.example/click",
+        "handlesUserClicks": tracks,
+        "handlesUserImpressions": tracks,
+    }
+    ad.update(extra)
+    return ad
