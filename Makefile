@@ -8,7 +8,7 @@ BIN_DEBUG := .build/debug/native-ads
 BIN_RELEASE := .build/release/native-ads
 
 .PHONY: all deps build release run test test-swift test-e2e test-python-client test-ts-client \
-  lint venv bench clean schemas
+  test-release lint venv bench clean schemas
 
 all: build
 
@@ -56,8 +56,23 @@ test-python-client: build venv
 	NATIVE_ADS_BIN=$(abspath $(BIN_DEBUG)) $(VENV)/bin/python -m pytest -q -p no:cacheprovider \
 	  clients/python/tests
 
-## test: install what is missing, then run every test (Swift, end-to-end, clients) and the linter.
-test: deps lint test-swift test-e2e test-python-client
+## test-ts-client: check dist/ against src/ with tsc (installed from Debian when missing), then
+## run the TypeScript client's suite with node.
+test-ts-client: build
+	@command -v tsc >/dev/null 2>&1 || { \
+	  echo "installing node-typescript (tsc)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq node-typescript; }
+	NATIVE_ADS_BIN=$(abspath $(BIN_DEBUG)) clients/typescript/run-tests.sh
+
+## test-release: the end-to-end suite against the release build that `make run` serves
+## (optimisations must not change behaviour).
+test-release: release venv
+	NATIVE_ADS_BIN=$(abspath $(BIN_RELEASE)) $(VENV)/bin/python -m pytest -q -p no:cacheprovider \
+	  Tests/EndToEnd
+
+## test: install what is missing, then run every test (Swift, end-to-end on the debug and the
+## release builds, both clients) and the linter.
+test: deps lint test-swift test-e2e test-python-client test-ts-client test-release
 
 bench: release venv
 	$(VENV)/bin/python bench/run.py --bin $(abspath $(BIN_RELEASE))

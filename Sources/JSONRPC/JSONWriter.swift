@@ -74,7 +74,9 @@ public struct JSONWriter {
     needsComma = true
   }
 
-  @inlinable public mutating func bool(_ v: Bool) {
+  /// (Not `@inlinable`: inlined into other modules, Swift 6.3.1 -O inverted runtime values
+  /// here; a release-build end-to-end run in `make test` guards it.)
+  public mutating func bool(_ v: Bool) {
     if v {
       bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
     } else {

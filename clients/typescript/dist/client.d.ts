@@ -1,0 +1,194 @@
+import { type Framing } from "./framing.js";
+import type { AdapterFullScreenEvent, AdapterLoad, AdapterReportResult, AdapterVideoEvent, AdUnit, AdViewAssets, ClickResult, ClientEventMap, Creative, DefineFormatResult, Format, GetEventsParams, GetEventsResult, Image, JsonObject, LoadAdParams, LoadAdResult, MappedAd, MuteThisAdResult, OpenRpcDocument, PerformClickOptions, PutAdUnitResult, PutCreativeResult, RecordImpressionResult, RegisterAdapterResult, RegisterAdViewResult, ReleaseAdResult, ReportScreenDismissedResult, ReportVisibilityResult, RequestId, SetCustomClickHandlerResult, StoreItemKind, StoreListResult, StoreRemoveResult, UnregisterAdapterResult, UnregisterAdViewResult, VideoAction, VideoControlResult, VideoState } from "./types.js";
+/** Options common to every connection. */
+export interface ConnectionOptions {
+    /** How this connection frames its messages (the server answers in the same). Default "ndjson". */
+    framing?: Framing;
+    /** Reject a request that gets no answer within this many ms (default 0: wait forever). */
+    requestTimeoutMs?: number;
+    /** How long `close()` waits for the server to finish before forcing it (default 5000 ms). */
+    closeTimeoutMs?: number;
+    /** Called with every message sent and received (parsed), e.g. to log or validate them. */
+    trace?: (direction: "send" | "receive", message: unknown) => void;
+}
+/** `NativeAdsClient.spawn`: start a server and speak to it over its stdin/stdout. */
+export interface SpawnOptions extends ConnectionOptions {
+    /** The `native-ads` executable. */
+    path: string;
+    /** Extra arguments (`--seed 1`, `--store FILE`...); `--stdio` is added when missing. With a
+     * `--tcp` here (or `listen`), `close()` also sends SIGTERM, since the server then outlives
+     * its stdin. */
+    args?: string[];
+    /** Also serve TCP at this address (`"127.0.0.1:0"` picks a free port): `spawn` then waits
+     * for the server's `listening on HOST:PORT` and sets {@link NativeAdsClient.tcpAddress}. */
+    listen?: string;
+    env?: Record<string, string | undefined>;
+    cwd?: string;
+    /** The server's stderr: kept (the last 16 KiB, see {@link NativeAdsClient.stderr}), passed
+     * through, or dropped. Default "pipe". */
+    stderr?: "pipe" | "inherit" | "ignore";
+    /** How long to wait for the process to start listening (default 10000 ms). */
+    startTimeoutMs?: number;
+}
+/** `NativeAdsClient.connect`: a TCP connection to a running server. */
+export interface ConnectOptions extends ConnectionOptions {
+    /** Default "127.0.0.1". */
+    host?: string;
+    port: number;
+    /** Default 10000 ms. */
+    connectTimeoutMs?: number;
+}
+/** Maps an `adapter.loadNativeAd` request to a native ad, or fails it (throw an
+ * {@link AdapterError}; returning null or undefined is a no fill). */
+export declare type AdapterHandler = (load: AdapterLoad) => MappedAd | null | undefined | Promise<MappedAd | null | undefined>;
+/** A class this connection serves (`serveAdapter`). */
+export interface AdapterRegistration {
+    readonly adapterClassName: string;
+    readonly registered: boolean;
+    /** `mediation.unregisterAdapter`, and stop answering its loads. */
+    unregister(): Promise<UnregisterAdapterResult>;
+}
+/** Answers a request the server sends to this client. Throw a NativeAdsError or AdapterError
+ * (anything with `toJSON(): {code, message, data?}`) to answer with that error. */
+export declare type ServerRequestHandler = (params: unknown, id: RequestId) => unknown | Promise<unknown>;
+/** The TCP address a spawned server listens on. */
+export interface TcpAddress {
+    host: string;
+    port: number;
+}
+/**
+ * A connection to a native-ads server. Create one with {@link NativeAdsClient.spawn} (a new
+ * server process over stdio) or {@link NativeAdsClient.connect} (TCP). Each RPC method is an
+ * async method; notifications are delivered to `on(name, listener)`; errors reject with
+ * {@link NativeAdsError} and its subclasses.
+ */
+export declare class NativeAdsClient {
+    /** The framing this connection uses. */
+    readonly framing: Framing;
+    /** For a spawned server started with `listen`: where it serves TCP. */
+    readonly tcpAddress: TcpAddress | undefined;
+    private readonly transport;
+    private readonly reader;
+    private readonly options;
+    private nextId;
+    private readonly pending;
+    private readonly listeners;
+    private readonly requestHandlers;
+    private readonly adapters;
+    private closeError;
+    private isClosed;
+    private closing;
+    private constructor();
+    /** Starts `path --stdio [args]` and connects to its stdin/stdout. */
+    static spawn(options: SpawnOptions): Promise<NativeAdsClient>;
+    /** Connects over TCP. */
+    static connect(options: ConnectOptions): Promise<NativeAdsClient>;
+    /** True once the connection is closed (by `close()` or by the server). */
+    get closed(): boolean;
+    /** A spawned server's process id. */
+    get pid(): number | undefined;
+    /** A spawned server's exit code once it exited (null when killed by a signal). */
+    get exitCode(): number | null | undefined;
+    /** The last 16 KiB a spawned server wrote to stderr ("" for TCP connections). */
+    get stderr(): string;
+    /**
+     * Closes the connection: for a spawned server, ends its stdin and waits for it to exit (it
+     * finishes what is in flight first); for TCP, closes the socket. Requests still waiting are
+     * rejected with {@link ConnectionClosedError}. The server releases the ads this connection
+     * loaded and unregisters its adapters.
+     */
+    close(): Promise<void>;
+    /** Sends a request and resolves with its result (rejects with a NativeAdsError). */
+    request<T = unknown>(method: string, params?: object): Promise<T>;
+    /** Sends a notification (never answered). */
+    notify(method: string, params?: object): void;
+    /** Answers the server's requests named `method` (the client answers `adapter.loadNativeAd`
+     * itself, see {@link serveAdapter}). */
+    handleRequest(method: string, handler: ServerRequestHandler): void;
+    /** Listens to a notification (`adEvent`, `customClick`, `videoEvent`, `adapter.*`), to every
+     * notification (`notification`), or to the client's `close`, `protocolError`, `error`. */
+    on<K extends keyof ClientEventMap>(name: K, listener: (payload: ClientEventMap[K]) => void): this;
+    on(name: string, listener: (payload: any) => void): this;
+    /** Like `on`, for the next one only. */
+    once<K extends keyof ClientEventMap>(name: K, listener: (payload: ClientEventMap[K]) => void): this;
+    once(name: string, listener: (payload: any) => void): this;
+    /** Removes a listener added with `on` or `once`. */
+    off(name: string, listener: (payload: any) => void): this;
+    /**
+     * Resolves with the next `name` notification that satisfies `predicate`. Call it *before* the
+     * request that causes the notification: the server writes notifications caused by a request
+     * before that request's reply.
+     */
+    waitFor<K extends keyof ClientEventMap>(name: K, predicate?: (payload: ClientEventMap[K]) => boolean, timeoutMs?: number): Promise<ClientEventMap[K]>;
+    waitFor(name: string, predicate?: (payload: any) => boolean, timeoutMs?: number): Promise<any>;
+    /** Loads 1 to `numberOfAds` ads. Rejects with {@link AdLoadError} (1000–1999). */
+    loadAd(params: LoadAdParams): Promise<LoadAdResult>;
+    /** A text asset, or null when the ad has no such text asset. */
+    stringForKey(adId: string, key: string): Promise<string | null>;
+    /** An image asset (`icon`, `image`, a custom format's image asset, `_adChoices`), or null. */
+    imageForKey(adId: string, key: string): Promise<Image | null>;
+    /** Clicks an asset; says what the caller should open. */
+    performClickOnAsset(adId: string, key: string, options?: PerformClickOptions): Promise<ClickResult>;
+    /** Records the impression: `recorded` true the first time only. */
+    recordImpression(adId: string): Promise<RecordImpressionResult>;
+    /** Enables this connection's custom click handler for a custom-format ad (`customClick`). */
+    setCustomClickHandler(adId: string, enabled: boolean): Promise<SetCustomClickHandlerResult>;
+    /** Releases the ad: every later call naming it gets 2001. */
+    releaseAd(adId: string): Promise<ReleaseAdResult>;
+    /** Registers the native ad view: which assets are clickable. */
+    registerAdView(adId: string, assets?: AdViewAssets): Promise<RegisterAdViewResult>;
+    unregisterAdView(adId: string): Promise<UnregisterAdViewResult>;
+    /** Reports what is on screen; the first visible pixel of a registered ad records its impression. */
+    reportVisibility(adId: string, visiblePixels: number): Promise<ReportVisibilityResult>;
+    /** The user came back from what a click opened (`willDismissScreen`, `didDismissScreen`). */
+    reportScreenDismissed(adId: string): Promise<ReportScreenDismissedResult>;
+    /** Mutes the ad (one of its `muteThisAdReasons`, or none). */
+    muteThisAd(adId: string, reason?: string): Promise<MuteThisAdResult>;
+    /** play / pause / stop / mute / unmute (applies only with custom controls enabled). */
+    videoControl(adId: string, action: VideoAction): Promise<VideoControlResult>;
+    /** The video state, or null for an ad without video. */
+    getVideoState(adId: string): Promise<VideoState | null>;
+    /** The process's event log, oldest first. */
+    getEvents(filter?: GetEventsParams): Promise<GetEventsResult>;
+    storeDefineFormat(format: Format): Promise<DefineFormatResult>;
+    storePutCreative(creative: Creative): Promise<PutCreativeResult>;
+    storePutAdUnit(adUnit: AdUnit): Promise<PutAdUnitResult>;
+    storeRemove(kind: StoreItemKind, id: string): Promise<StoreRemoveResult>;
+    storeList(): Promise<StoreListResult>;
+    /** `rpc.discover`: the service's OpenRPC document. */
+    discover(): Promise<OpenRpcDocument>;
+    /** `formats.schema`: the JSON Schema (draft 2020-12) of an ad format, `"native"` or a
+     * custom format ID (built-in or defined with `storeDefineFormat`). */
+    formatSchema(formatID: string): Promise<JsonObject>;
+    /** `mediation.registerAdapter`: this connection answers that class's loads. Prefer
+     * {@link serveAdapter}, which also installs the handler. */
+    registerAdapter(adapterClassName: string): Promise<RegisterAdapterResult>;
+    /** `mediation.unregisterAdapter` (and stop answering that class's loads). */
+    unregisterAdapter(adapterClassName: string): Promise<UnregisterAdapterResult>;
+    /**
+     * Serves a mediation adapter class over this connection: registers it and answers each
+     * `adapter.loadNativeAd` for it with `handler(load)`'s mapped ad (`{"ad": ...}`), or with an
+     * error when the handler throws (an {@link AdapterError} keeps its code, domain and
+     * `networkError`; anything else is `-32603` with its message) or returns null (no fill).
+     * The service's notifications about the ads it mapped arrive as `adapter.*` events.
+     */
+    serveAdapter(adapterClassName: string, handler: AdapterHandler): Promise<AdapterRegistration>;
+    /** `adapter.reportImpression`: the network recorded the impression of an ad this connection
+     * mapped (counted once). */
+    reportImpression(adId: string): Promise<AdapterReportResult>;
+    /** `adapter.reportClick`: the network handled a click on an ad this connection mapped. */
+    reportClick(adId: string): Promise<AdapterReportResult>;
+    /** `adapter.reportVideoEvent`: becomes the app's `videoEvent`. */
+    reportVideoEvent(adId: string, event: AdapterVideoEvent): Promise<AdapterReportResult>;
+    /** `adapter.reportFullScreen`: becomes the app's `adEvent`. */
+    reportFullScreen(adId: string, event: AdapterFullScreenEvent): Promise<AdapterReportResult>;
+    private send;
+    private onData;
+    private dispatch;
+    private emitNotification;
+    private emit;
+    private answerServerRequest;
+    private answerAdapterLoad;
+    private onClosed;
+    private closedMessage;
+}

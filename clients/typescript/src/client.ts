@@ -1,0 +1,670 @@
+// NativeAdsClient: one JSON-RPC 2.0 connection to a native-ads server (its stdio, or TCP).
+
+import {
+  AdapterError,
+  ConnectionClosedError,
+  ErrorCodes,
+  NativeAdsError,
+  RequestTimeoutError,
+} from "./errors.js";
+import { encodeMessage, MessageReader, type Framing } from "./framing.js";
+import { SocketTransport, SpawnTransport, type Transport } from "./transport.js";
+import type {
+  AdapterFullScreenEvent,
+  AdapterLoad,
+  AdapterLoadParams,
+  AdapterReportResult,
+  AdapterVideoEvent,
+  AdUnit,
+  AdViewAssets,
+  ClickResult,
+  ClientEventMap,
+  Creative,
+  DefineFormatResult,
+  Format,
+  GetEventsParams,
+  GetEventsResult,
+  Image,
+  JsonObject,
+  JsonRpcErrorObject,
+  JsonRpcRequest,
+  LoadAdParams,
+  LoadAdResult,
+  MappedAd,
+  MuteThisAdResult,
+  OpenRpcDocument,
+  PerformClickOptions,
+  PutAdUnitResult,
+  PutCreativeResult,
+  RecordImpressionResult,
+  RegisterAdapterResult,
+  RegisterAdViewResult,
+  ReleaseAdResult,
+  ReportScreenDismissedResult,
+  ReportVisibilityResult,
+  RequestId,
+  SetCustomClickHandlerResult,
+  StoreItemKind,
+  StoreListResult,
+  StoreRemoveResult,
+  UnregisterAdapterResult,
+  UnregisterAdViewResult,
+  VideoAction,
+  VideoControlResult,
+  VideoState,
+} from "./types.js";
+
+/** Options common to every connection. */
+export interface ConnectionOptions {
+  /** How this connection frames its messages (the server answers in the same). Default "ndjson". */
+  framing?: Framing;
+  /** Reject a request that gets no answer within this many ms (default 0: wait forever). */
+  requestTimeoutMs?: number;
+  /** How long `close()` waits for the server to finish before forcing it (default 5000 ms). */
+  closeTimeoutMs?: number;
+  /** Called with every message sent and received (parsed), e.g. to log or validate them. */
+  trace?: (direction: "send" | "receive", message: unknown) => void;
+}
+
+/** `NativeAdsClient.spawn`: start a server and speak to it over its stdin/stdout. */
+export interface SpawnOptions extends ConnectionOptions {
+  /** The `native-ads` executable. */
+  path: string;
+  /** Extra arguments (`--seed 1`, `--store FILE`...); `--stdio` is added when missing. With a
+   * `--tcp` here (or `listen`), `close()` also sends SIGTERM, since the server then outlives
+   * its stdin. */
+  args?: string[];
+  /** Also serve TCP at this address (`"127.0.0.1:0"` picks a free port): `spawn` then waits
+   * for the server's `listening on HOST:PORT` and sets {@link NativeAdsClient.tcpAddress}. */
+  listen?: string;
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** The server's stderr: kept (the last 16 KiB, see {@link NativeAdsClient.stderr}), passed
+   * through, or dropped. Default "pipe". */
+  stderr?: "pipe" | "inherit" | "ignore";
+  /** How long to wait for the process to start listening (default 10000 ms). */
+  startTimeoutMs?: number;
+}
+
+/** `NativeAdsClient.connect`: a TCP connection to a running server. */
+export interface ConnectOptions extends ConnectionOptions {
+  /** Default "127.0.0.1". */
+  host?: string;
+  port: number;
+  /** Default 10000 ms. */
+  connectTimeoutMs?: number;
+}
+
+/** Maps an `adapter.loadNativeAd` request to a native ad, or fails it (throw an
+ * {@link AdapterError}; returning null or undefined is a no fill). */
+export type AdapterHandler = (load: AdapterLoad) => MappedAd | null | undefined | Promise<MappedAd | null | undefined>;
+
+/** A class this connection serves (`serveAdapter`). */
+export interface AdapterRegistration {
+  readonly adapterClassName: string;
+  readonly registered: boolean;
+  /** `mediation.unregisterAdapter`, and stop answering its loads. */
+  unregister(): Promise<UnregisterAdapterResult>;
+}
+
+/** Answers a request the server sends to this client. Throw a NativeAdsError or AdapterError
+ * (anything with `toJSON(): {code, message, data?}`) to answer with that error. */
+export type ServerRequestHandler = (params: unknown, id: RequestId) => unknown | Promise<unknown>;
+
+type Listener = (payload: any) => void;
+
+interface Pending {
+  method: string;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** The TCP address a spawned server listens on. */
+export interface TcpAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * A connection to a native-ads server. Create one with {@link NativeAdsClient.spawn} (a new
+ * server process over stdio) or {@link NativeAdsClient.connect} (TCP). Each RPC method is an
+ * async method; notifications are delivered to `on(name, listener)`; errors reject with
+ * {@link NativeAdsError} and its subclasses.
+ */
+export class NativeAdsClient {
+  /** The framing this connection uses. */
+  readonly framing: Framing;
+  /** For a spawned server started with `listen`: where it serves TCP. */
+  readonly tcpAddress: TcpAddress | undefined;
+
+  private readonly transport: Transport;
+  private readonly reader = new MessageReader();
+  private readonly options: ConnectionOptions;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly listeners = new Map<string, Listener[]>();
+  private readonly requestHandlers = new Map<string, ServerRequestHandler>();
+  private readonly adapters = new Map<string, AdapterHandler>();
+  private closeError: Error | undefined;
+  private isClosed = false;
+  private closing: Promise<void> | undefined;
+
+  private constructor(transport: Transport, options: ConnectionOptions, tcpAddress?: TcpAddress) {
+    this.transport = transport;
+    this.options = options;
+    this.framing = options.framing ?? "ndjson";
+    this.tcpAddress = tcpAddress;
+    this.requestHandlers.set("adapter.loadNativeAd", (params, id) => this.answerAdapterLoad(params, id));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Connecting
+
+  /** Starts `path --stdio [args]` and connects to its stdin/stdout. */
+  static async spawn(options: SpawnOptions): Promise<NativeAdsClient> {
+    checkFraming(options.framing);
+    const args = [...(options.args ?? [])];
+    if (!args.includes("--stdio")) args.unshift("--stdio");
+    if (options.listen !== undefined) args.push("--tcp", options.listen);
+    const transport = await SpawnTransport.start({
+      path: options.path,
+      args,
+      env: options.env,
+      cwd: options.cwd,
+      stderr: options.stderr ?? "pipe",
+      servesTcp: options.listen !== undefined || args.some((a) => a === "--tcp" || a.startsWith("--tcp=")),
+    });
+    let address: TcpAddress | undefined;
+    if (options.listen !== undefined) {
+      try {
+        const m = await transport.waitForStderr(/listening on (\S+):(\d+)/, options.startTimeoutMs ?? 10000);
+        address = { host: m[1]!, port: Number(m[2]) };
+      } catch (error) {
+        transport.child.kill("SIGKILL");
+        throw error;
+      }
+    }
+    const client = new NativeAdsClient(transport, options, address);
+    transport.attach({ data: (chunk) => client.onData(chunk), closed: (error) => client.onClosed(error) });
+    return client;
+  }
+
+  /** Connects over TCP. */
+  static async connect(options: ConnectOptions): Promise<NativeAdsClient> {
+    checkFraming(options.framing);
+    const transport = await SocketTransport.open(options.host ?? "127.0.0.1", options.port, options.connectTimeoutMs ?? 10000);
+    const client = new NativeAdsClient(transport, options);
+    transport.attach({ data: (chunk) => client.onData(chunk), closed: (error) => client.onClosed(error) });
+    return client;
+  }
+
+  /** True once the connection is closed (by `close()` or by the server). */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** A spawned server's process id. */
+  get pid(): number | undefined {
+    return this.transport instanceof SpawnTransport ? this.transport.pid : undefined;
+  }
+
+  /** A spawned server's exit code once it exited (null when killed by a signal). */
+  get exitCode(): number | null | undefined {
+    return this.transport instanceof SpawnTransport ? this.transport.exitCode : undefined;
+  }
+
+  /** The last 16 KiB a spawned server wrote to stderr ("" for TCP connections). */
+  get stderr(): string {
+    return this.transport instanceof SpawnTransport ? this.transport.stderr : "";
+  }
+
+  /**
+   * Closes the connection: for a spawned server, ends its stdin and waits for it to exit (it
+   * finishes what is in flight first); for TCP, closes the socket. Requests still waiting are
+   * rejected with {@link ConnectionClosedError}. The server releases the ads this connection
+   * loaded and unregisters its adapters.
+   */
+  close(): Promise<void> {
+    if (!this.closing) {
+      this.closing = this.transport.close(this.options.closeTimeoutMs ?? 5000).then(() => this.onClosed());
+    }
+    return this.closing;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Generic JSON-RPC
+
+  /** Sends a request and resolves with its result (rejects with a NativeAdsError). */
+  request<T = unknown>(method: string, params?: object): Promise<T> {
+    if (this.isClosed) {
+      return Promise.reject(new ConnectionClosedError(this.closedMessage(), { method }));
+    }
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      const timeoutMs = this.options.requestTimeoutMs ?? 0;
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(() => {
+              if (this.pending.delete(id)) reject(new RequestTimeoutError(method, timeoutMs));
+            }, timeoutMs)
+          : undefined;
+      this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer });
+      const message: JsonRpcRequest = { jsonrpc: "2.0", id, method };
+      if (params !== undefined) message.params = params;
+      this.send(message);
+    });
+  }
+
+  /** Sends a notification (never answered). */
+  notify(method: string, params?: object): void {
+    if (this.isClosed) throw new ConnectionClosedError(this.closedMessage(), { method });
+    const message: JsonRpcRequest = { jsonrpc: "2.0", method };
+    if (params !== undefined) message.params = params;
+    this.send(message);
+  }
+
+  /** Answers the server's requests named `method` (the client answers `adapter.loadNativeAd`
+   * itself, see {@link serveAdapter}). */
+  handleRequest(method: string, handler: ServerRequestHandler): void {
+    this.requestHandlers.set(method, handler);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Notifications and events
+
+  /** Listens to a notification (`adEvent`, `customClick`, `videoEvent`, `adapter.*`), to every
+   * notification (`notification`), or to the client's `close`, `protocolError`, `error`. */
+  on<K extends keyof ClientEventMap>(name: K, listener: (payload: ClientEventMap[K]) => void): this;
+  on(name: string, listener: (payload: any) => void): this;
+  on(name: string, listener: Listener): this {
+    const list = this.listeners.get(name) ?? [];
+    list.push(listener);
+    this.listeners.set(name, list);
+    return this;
+  }
+
+  /** Like `on`, for the next one only. */
+  once<K extends keyof ClientEventMap>(name: K, listener: (payload: ClientEventMap[K]) => void): this;
+  once(name: string, listener: (payload: any) => void): this;
+  once(name: string, listener: Listener): this {
+    const wrapper: Listener & { original?: Listener } = (payload) => {
+      this.off(name, wrapper);
+      listener(payload);
+    };
+    wrapper.original = listener;
+    return this.on(name, wrapper);
+  }
+
+  /** Removes a listener added with `on` or `once`. */
+  off(name: string, listener: (payload: any) => void): this {
+    const list = this.listeners.get(name);
+    if (!list) return this;
+    const i = list.findIndex((l) => l === listener || (l as { original?: Listener }).original === listener);
+    if (i >= 0) list.splice(i, 1);
+    if (list.length === 0) this.listeners.delete(name);
+    return this;
+  }
+
+  /**
+   * Resolves with the next `name` notification that satisfies `predicate`. Call it *before* the
+   * request that causes the notification: the server writes notifications caused by a request
+   * before that request's reply.
+   */
+  waitFor<K extends keyof ClientEventMap>(
+    name: K,
+    predicate?: (payload: ClientEventMap[K]) => boolean,
+    timeoutMs?: number,
+  ): Promise<ClientEventMap[K]>;
+  waitFor(name: string, predicate?: (payload: any) => boolean, timeoutMs?: number): Promise<any>;
+  waitFor(name: string, predicate?: (payload: any) => boolean, timeoutMs = 10000): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.off(name, listener);
+        this.off("close", onClose);
+      };
+      const listener: Listener = (payload) => {
+        if (predicate && !predicate(payload)) return;
+        cleanup();
+        resolve(payload);
+      };
+      const onClose: Listener = () => {
+        if (name === "close") return;
+        cleanup();
+        reject(new ConnectionClosedError(`${this.closedMessage()} while waiting for ${name}`));
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`no ${name} notification within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.on(name, listener);
+      this.on("close", onClose);
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The ad loader and ads (contract section 4)
+
+  /** Loads 1 to `numberOfAds` ads. Rejects with {@link AdLoadError} (1000–1999). */
+  loadAd(params: LoadAdParams): Promise<LoadAdResult> {
+    return this.request("loadAd", params);
+  }
+
+  /** A text asset, or null when the ad has no such text asset. */
+  stringForKey(adId: string, key: string): Promise<string | null> {
+    return this.request("stringForKey", { adId, key });
+  }
+
+  /** An image asset (`icon`, `image`, a custom format's image asset, `_adChoices`), or null. */
+  imageForKey(adId: string, key: string): Promise<Image | null> {
+    return this.request("imageForKey", { adId, key });
+  }
+
+  /** Clicks an asset; says what the caller should open. */
+  performClickOnAsset(adId: string, key: string, options?: PerformClickOptions): Promise<ClickResult> {
+    return this.request("performClickOnAsset", { adId, key, ...options });
+  }
+
+  /** Records the impression: `recorded` true the first time only. */
+  recordImpression(adId: string): Promise<RecordImpressionResult> {
+    return this.request("recordImpression", { adId });
+  }
+
+  /** Enables this connection's custom click handler for a custom-format ad (`customClick`). */
+  setCustomClickHandler(adId: string, enabled: boolean): Promise<SetCustomClickHandlerResult> {
+    return this.request("setCustomClickHandler", { adId, enabled });
+  }
+
+  /** Releases the ad: every later call naming it gets 2001. */
+  releaseAd(adId: string): Promise<ReleaseAdResult> {
+    return this.request("releaseAd", { adId });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Ad view, viewability, full screen, Mute This Ad, video (contract section 7)
+
+  /** Registers the native ad view: which assets are clickable. */
+  registerAdView(adId: string, assets: AdViewAssets = {}): Promise<RegisterAdViewResult> {
+    return this.request("registerAdView", { adId, ...assets });
+  }
+
+  unregisterAdView(adId: string): Promise<UnregisterAdViewResult> {
+    return this.request("unregisterAdView", { adId });
+  }
+
+  /** Reports what is on screen; the first visible pixel of a registered ad records its impression. */
+  reportVisibility(adId: string, visiblePixels: number): Promise<ReportVisibilityResult> {
+    return this.request("reportVisibility", { adId, visiblePixels });
+  }
+
+  /** The user came back from what a click opened (`willDismissScreen`, `didDismissScreen`). */
+  reportScreenDismissed(adId: string): Promise<ReportScreenDismissedResult> {
+    return this.request("reportScreenDismissed", { adId });
+  }
+
+  /** Mutes the ad (one of its `muteThisAdReasons`, or none). */
+  muteThisAd(adId: string, reason?: string): Promise<MuteThisAdResult> {
+    return this.request("muteThisAd", reason === undefined ? { adId } : { adId, reason });
+  }
+
+  /** play / pause / stop / mute / unmute (applies only with custom controls enabled). */
+  videoControl(adId: string, action: VideoAction): Promise<VideoControlResult> {
+    return this.request("videoControl", { adId, action });
+  }
+
+  /** The video state, or null for an ad without video. */
+  getVideoState(adId: string): Promise<VideoState | null> {
+    return this.request("getVideoState", { adId });
+  }
+
+  /** The process's event log, oldest first. */
+  getEvents(filter: GetEventsParams = {}): Promise<GetEventsResult> {
+    return this.request("getEvents", filter);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The store
+
+  storeDefineFormat(format: Format): Promise<DefineFormatResult> {
+    return this.request("store.defineFormat", { format });
+  }
+
+  storePutCreative(creative: Creative): Promise<PutCreativeResult> {
+    return this.request("store.putCreative", { creative });
+  }
+
+  storePutAdUnit(adUnit: AdUnit): Promise<PutAdUnitResult> {
+    return this.request("store.putAdUnit", { adUnit });
+  }
+
+  storeRemove(kind: StoreItemKind, id: string): Promise<StoreRemoveResult> {
+    return this.request("store.remove", { kind, id });
+  }
+
+  storeList(): Promise<StoreListResult> {
+    return this.request("store.list", {});
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Discovery
+
+  /** `rpc.discover`: the service's OpenRPC document. */
+  discover(): Promise<OpenRpcDocument> {
+    return this.request("rpc.discover");
+  }
+
+  /** `formats.schema`: the JSON Schema (draft 2020-12) of an ad format, `"native"` or a
+   * custom format ID (built-in or defined with `storeDefineFormat`). */
+  formatSchema(formatID: string): Promise<JsonObject> {
+    return this.request("formats.schema", { formatID });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Mediation: the adapter role (docs/mediation.md)
+
+  /** `mediation.registerAdapter`: this connection answers that class's loads. Prefer
+   * {@link serveAdapter}, which also installs the handler. */
+  registerAdapter(adapterClassName: string): Promise<RegisterAdapterResult> {
+    return this.request("mediation.registerAdapter", { adapterClassName });
+  }
+
+  /** `mediation.unregisterAdapter` (and stop answering that class's loads). */
+  unregisterAdapter(adapterClassName: string): Promise<UnregisterAdapterResult> {
+    this.adapters.delete(adapterClassName);
+    return this.request("mediation.unregisterAdapter", { adapterClassName });
+  }
+
+  /**
+   * Serves a mediation adapter class over this connection: registers it and answers each
+   * `adapter.loadNativeAd` for it with `handler(load)`'s mapped ad (`{"ad": ...}`), or with an
+   * error when the handler throws (an {@link AdapterError} keeps its code, domain and
+   * `networkError`; anything else is `-32603` with its message) or returns null (no fill).
+   * The service's notifications about the ads it mapped arrive as `adapter.*` events.
+   */
+  async serveAdapter(adapterClassName: string, handler: AdapterHandler): Promise<AdapterRegistration> {
+    this.adapters.set(adapterClassName, handler);
+    let result: RegisterAdapterResult;
+    try {
+      result = await this.registerAdapter(adapterClassName);
+    } catch (error) {
+      if (this.adapters.get(adapterClassName) === handler) this.adapters.delete(adapterClassName);
+      throw error;
+    }
+    return {
+      adapterClassName,
+      registered: result.registered,
+      unregister: () => this.unregisterAdapter(adapterClassName),
+    };
+  }
+
+  /** `adapter.reportImpression`: the network recorded the impression of an ad this connection
+   * mapped (counted once). */
+  reportImpression(adId: string): Promise<AdapterReportResult> {
+    return this.request("adapter.reportImpression", { adId });
+  }
+
+  /** `adapter.reportClick`: the network handled a click on an ad this connection mapped. */
+  reportClick(adId: string): Promise<AdapterReportResult> {
+    return this.request("adapter.reportClick", { adId });
+  }
+
+  /** `adapter.reportVideoEvent`: becomes the app's `videoEvent`. */
+  reportVideoEvent(adId: string, event: AdapterVideoEvent): Promise<AdapterReportResult> {
+    return this.request("adapter.reportVideoEvent", { adId, event });
+  }
+
+  /** `adapter.reportFullScreen`: becomes the app's `adEvent`. */
+  reportFullScreen(adId: string, event: AdapterFullScreenEvent): Promise<AdapterReportResult> {
+    return this.request("adapter.reportFullScreen", { adId, event });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Internals
+
+  private send(message: unknown): void {
+    this.options.trace?.("send", message);
+    this.transport.write(encodeMessage(message, this.framing));
+  }
+
+  private onData(chunk: Buffer): void {
+    for (const item of this.reader.push(chunk).items) {
+      if (item.error) {
+        this.emit("protocolError", item.error);
+        if (item.error.fatal) void this.close();
+        continue;
+      }
+      const message = item.message;
+      this.options.trace?.("receive", message);
+      if (Array.isArray(message)) message.forEach((m) => this.dispatch(m));
+      else this.dispatch(message);
+    }
+  }
+
+  private dispatch(message: unknown): void {
+    if (typeof message !== "object" || message === null) {
+      this.emit("protocolError", new Error(`unexpected message from the server: ${JSON.stringify(message)}`));
+      return;
+    }
+    const m = message as Record<string, unknown>;
+    if (typeof m.method === "string") {
+      if ("id" in m) void this.answerServerRequest(m.method, m.params, m.id as RequestId);
+      else this.emitNotification(m.method, m.params);
+      return;
+    }
+    const id = m.id;
+    const pending = typeof id === "number" ? this.pending.get(id) : undefined;
+    if (!pending) {
+      const error = m.error as JsonRpcErrorObject | undefined;
+      const description = error ? `error ${error.code} ${error.message}` : "a result";
+      this.emit(
+        "protocolError",
+        Object.assign(new Error(`the server sent ${description} for no waiting request (id ${JSON.stringify(id)})`), {
+          response: m,
+        }),
+      );
+      return;
+    }
+    this.pending.delete(id as number);
+    if (pending.timer) clearTimeout(pending.timer);
+    if (m.error !== undefined && m.error !== null) {
+      pending.reject(NativeAdsError.fromResponse(m.error as JsonRpcErrorObject, pending.method));
+    } else {
+      pending.resolve(m.result);
+    }
+  }
+
+  private emitNotification(method: string, params: unknown): void {
+    this.emit(method, params);
+    this.emit("notification", { method, params });
+  }
+
+  private emit(name: string, payload: unknown): void {
+    const list = this.listeners.get(name);
+    if (!list || list.length === 0) return;
+    for (const listener of [...list]) {
+      try {
+        listener(payload);
+      } catch (error) {
+        if (name !== "error" && (this.listeners.get("error")?.length ?? 0) > 0) {
+          this.emit("error", error);
+        } else {
+          // Nobody listens to "error": surface it the way EventEmitter would.
+          setTimeout(() => {
+            throw error;
+          }, 0);
+        }
+      }
+    }
+  }
+
+  private async answerServerRequest(method: string, params: unknown, id: RequestId): Promise<void> {
+    const handler = this.requestHandlers.get(method);
+    let reply: Record<string, unknown>;
+    if (!handler) {
+      reply = { jsonrpc: "2.0", id, error: { code: ErrorCodes.methodNotFound, message: "Method not found", data: { method } } };
+    } else {
+      try {
+        const result = await handler(params, id);
+        reply = { jsonrpc: "2.0", id, result: result === undefined ? null : result };
+      } catch (error) {
+        reply = { jsonrpc: "2.0", id, error: errorObject(error) };
+      }
+    }
+    if (!this.isClosed) this.send(reply);
+  }
+
+  private async answerAdapterLoad(params: unknown, id: RequestId): Promise<{ ad: MappedAd }> {
+    const p = params as AdapterLoadParams;
+    const handler = this.adapters.get(p?.adapterClassName);
+    if (!handler) {
+      throw new AdapterError(`this connection serves no adapter class ${JSON.stringify(p?.adapterClassName)}`, {
+        code: 8,
+        domain: "com.native-ads.typescript",
+      });
+    }
+    const load: AdapterLoad = {
+      ...p,
+      requestId: id,
+      parameter: p.adConfiguration?.credentials?.settings?.parameter ?? "",
+    };
+    const ad = await handler(load);
+    if (ad === null || ad === undefined) throw AdapterError.noFill();
+    return { ad };
+  }
+
+  private onClosed(error?: Error): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.closeError = error;
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) {
+      if (p.timer) clearTimeout(p.timer);
+      p.reject(new ConnectionClosedError(this.closedMessage(), { method: p.method }));
+    }
+    this.emit("close", error ? { error } : {});
+  }
+
+  private closedMessage(): string {
+    const why = this.closeError ? `: ${this.closeError.message}` : "";
+    return `Connection closed (${this.transport.description})${why}`;
+  }
+}
+
+function checkFraming(framing: unknown): void {
+  if (framing !== undefined && framing !== "ndjson" && framing !== "content-length") {
+    throw new TypeError(`framing must be "ndjson" or "content-length", not ${JSON.stringify(framing)}`);
+  }
+}
+
+function errorObject(error: unknown): JsonRpcErrorObject {
+  if (error instanceof AdapterError || error instanceof NativeAdsError) return error.toJSON();
+  const e = error as { toJSON?: () => unknown; message?: unknown };
+  if (e && typeof e.toJSON === "function") {
+    const j = e.toJSON() as JsonRpcErrorObject;
+    if (j && typeof j.code === "number" && typeof j.message === "string") return j;
+  }
+  const message = e && typeof e.message === "string" ? e.message : String(error);
+  return { code: ErrorCodes.internalError, message: `adapter failed: ${message}`, data: { domain: "com.native-ads.typescript" } };
+}
