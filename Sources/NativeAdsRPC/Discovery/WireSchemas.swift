@@ -22,6 +22,7 @@ enum WireSchemas {
       ("ImageInput", imageInput), ("Video", video), ("Targeting", targeting),
       ("NativeAssets", nativeAssets),
       ("Creative", creative), ("MappedAd", mappedAd), ("AdapterLoadParams", adapterLoadParams),
+      ("AdapterNotificationParams", adapterNotificationParams),
     ]
   }
 
@@ -329,6 +330,15 @@ enum WireSchemas {
       ("handlesUserClicks", S.boolean), ("handlesUserImpressions", S.boolean),
       ("landingPageURL", S.string), ("deepLinks", S.array(S.string)),
     ], required: ["headline"], closed: true)
+
+  /// Params of the notifications the service sends an adapter about the ad it mapped
+  /// (`adapter.didRecordImpression`, `adapter.didRecordClickOnAsset`, `adapter.handleImpression`,
+  /// `adapter.handleClick`, `adapter.didRender`, `adapter.didUntrackView`).
+  static let adapterNotificationParams = S.object(
+    [
+      ("loadId", S.string), ("adId", S.string), ("assetKey", S.string),
+      ("clickableAssets", S.array(S.string)), ("nonclickableAssets", S.array(S.string)),
+    ], required: ["loadId", "adId"], closed: true)
 
   static let adapterLoadParams = S.object(
     [
