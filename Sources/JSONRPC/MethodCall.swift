@@ -8,7 +8,8 @@ public struct MethodCall {
   public let session: RPCSession
   /// True for a notification: whatever the handler writes is discarded.
   public let isNotification: Bool
-  unowned let dispatcher: Dispatcher
+  /// The dispatcher outlives every call it makes (it owns the handlers).
+  unowned(unsafe) let dispatcher: Dispatcher
 
   /// Takes the reply out of the handler's hands: the handler returns without writing a
   /// result, and answers later through the returned object.
