@@ -15,8 +15,9 @@ all: build
 ## deps: install libuv1-dev (Debian) when pkg-config cannot find libuv.
 deps:
 	@pkg-config --exists libuv 2>/dev/null || { \
-	  echo "installing libuv1-dev"; \
-	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libuv1-dev pkg-config; }
+	  echo "installing libuv1-dev" 1>&2; \
+	  $(SUDO) apt-get update -qq 1>&2 && \
+	  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libuv1-dev pkg-config 1>&2; }
 
 build: deps
 	$(SWIFT) build
@@ -25,8 +26,10 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
 ## run: build and serve the built-in test inventory on stdio and on TCP 127.0.0.1:7411.
-run: release
-	$(BIN_RELEASE) --stdio --tcp 127.0.0.1:7411
+## stdout carries protocol bytes only: the build's output goes to stderr.
+run: deps
+	@$(SWIFT) build -c release --static-swift-stdlib 1>&2
+	@$(BIN_RELEASE) --stdio --tcp 127.0.0.1:7411
 
 $(VENV)/.installed: Tests/EndToEnd/requirements.txt clients/python/requirements-test.txt
 	$(PYTHON) -m venv $(VENV)
