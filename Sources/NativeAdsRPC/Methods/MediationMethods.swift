@@ -114,17 +114,22 @@ enum AdapterReportClick: ServiceMethod {
   }
 }
 
-/// `adapter.reportVideoEvent {"adId", "event"}`: forwarded to the app as a `videoEvent`.
-enum AdapterReportVideoEvent: ServiceMethod {
-  static let name = "adapter.reportVideoEvent"
+/// A report naming one of a fixed set of events: `{"adId", "event"}`, answered
+/// `{"recorded": true}` after `forward` hands it to the ad's event delegate.
+protocol AdapterEventReport: ServiceMethod
+where Request == AdapterEventReportRequest<Event> {
+  associatedtype Event: RawRepresentable & CaseIterable where Event.RawValue == String
+  static func forward(_ event: Event, to delegate: any MediationNativeAdEventDelegate)
+}
 
-  struct Request {
-    var adId: String
-    var event: AdapterReport.VideoEvent
-  }
+struct AdapterEventReportRequest<Event> {
+  var adId: String
+  var event: Event
+}
 
+extension AdapterEventReport {
   static func decode(_ params: Params) throws(RPCError) -> Request {
-    guard let event = try params.optionalEnum("event", AdapterReport.VideoEvent.self) else {
+    guard let event = try params.optionalEnum("event", Event.self) else {
       throw .invalidParams(field: "event", "is required")
     }
     return Request(adId: try params.string("adId"), event: event)
@@ -133,43 +138,39 @@ enum AdapterReportVideoEvent: ServiceMethod {
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let delegate = try AdapterReport.delegate(adId: request.adId, context: context)
-    switch request.event {
+    forward(request.event, to: try AdapterReport.delegate(adId: request.adId, context: context))
+    AdapterReport.write(true, into: &w)
+  }
+}
+
+/// `adapter.reportVideoEvent {"adId", "event"}`: forwarded to the app as a `videoEvent`.
+enum AdapterReportVideoEvent: AdapterEventReport {
+  static let name = "adapter.reportVideoEvent"
+
+  static func forward(
+    _ event: AdapterReport.VideoEvent, to delegate: any MediationNativeAdEventDelegate
+  ) {
+    switch event {
     case .didPlay: delegate.didPlayVideo()
     case .didPause: delegate.didPauseVideo()
     case .didEnd: delegate.didEndVideo()
     case .didMute: delegate.didMuteVideo()
     case .didUnmute: delegate.didUnmuteVideo()
     }
-    AdapterReport.write(true, into: &w)
   }
 }
 
 /// `adapter.reportFullScreen {"adId", "event"}`: forwarded to the app as an `adEvent`.
-enum AdapterReportFullScreen: ServiceMethod {
+enum AdapterReportFullScreen: AdapterEventReport {
   static let name = "adapter.reportFullScreen"
 
-  struct Request {
-    var adId: String
-    var event: AdapterReport.ScreenEvent
-  }
-
-  static func decode(_ params: Params) throws(RPCError) -> Request {
-    guard let event = try params.optionalEnum("event", AdapterReport.ScreenEvent.self) else {
-      throw .invalidParams(field: "event", "is required")
-    }
-    return Request(adId: try params.string("adId"), event: event)
-  }
-
-  static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
-    throws(RPCError)
-  {
-    let delegate = try AdapterReport.delegate(adId: request.adId, context: context)
-    switch request.event {
+  static func forward(
+    _ event: AdapterReport.ScreenEvent, to delegate: any MediationNativeAdEventDelegate
+  ) {
+    switch event {
     case .willPresentScreen: delegate.willPresentFullScreenView()
     case .willDismissScreen: delegate.willDismissFullScreenView()
     case .didDismissScreen: delegate.didDismissFullScreenView()
     }
-    AdapterReport.write(true, into: &w)
   }
 }
