@@ -58,3 +58,22 @@ def test_a_store_example_in_the_docs_validates_loads_and_serves(tmp_path, name, 
     assert len(replies) == len(requests)
     for reply in replies:
         assert "result" in reply and reply["result"]["ads"], reply
+
+
+def test_the_readme_stdio_example_prints_what_the_readme_shows():
+    readme = (ROOT / "README.md").read_text()
+    block = readme[readme.index("$ printf '%s\\n' \\"):]
+    block = block[:block.index("```")]
+    requests = re.findall(r"^\s+'(\{.*\})' \\$", block, re.M)
+    assert len(requests) == 3
+    shown = [line for line in block.splitlines() if line.startswith("{")]
+    proc = subprocess.run([BIN, "--stdio", "--seed", "1"], input=("\n".join(requests) + "\n").encode(),
+                          capture_output=True, timeout=WAIT)
+    printed = proc.stdout.decode().splitlines()
+    assert len(printed) == len(shown)
+    for got, expected in zip(printed, shown):
+        if "…" in expected:  # the README elides the long loadAd reply
+            head = expected.split("…")[0]
+            assert got.startswith(head), (got[:120], head)
+        else:
+            assert got == expected
