@@ -44,7 +44,7 @@ public final class TCPListener {
     retained = Unmanaged.passRetained(self)
     handle.pointee.data = retained!.toOpaque()
     do throws(UVError) {
-      try withUnsafePointer(to: &storage) { p throws(UVError) in
+      _ = try withUnsafePointer(to: &storage) { p throws(UVError) in
         try p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa throws(UVError) in
           try UVError.check(uv_tcp_bind(handle, sa, 0), "bind \(what)")
         }
@@ -99,6 +99,11 @@ public final class TCPListener {
     address { sa, len in uv_tcp_getpeername(h, sa, len) }
   }
 
+  /// A NUL-terminated C string held in an array.
+  private static func text(_ characters: [CChar]) -> String {
+    String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   private static func address(
     _ get: (UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<Int32>) -> Int32
   ) -> String? {
@@ -111,12 +116,12 @@ public final class TCPListener {
         if sa.pointee.sa_family == sa_family_t(AF_INET6) {
           return sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { s6 in
             uv_ip6_name(s6, &name, name.count)
-            return "[\(String(cString: name))]:\(UInt16(bigEndian: s6.pointee.sin6_port))"
+            return "[\(Self.text(name))]:\(UInt16(bigEndian: s6.pointee.sin6_port))"
           }
         }
         return sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { s4 in
           uv_ip4_name(s4, &name, name.count)
-          return "\(String(cString: name)):\(UInt16(bigEndian: s4.pointee.sin_port))"
+          return "\(Self.text(name)):\(UInt16(bigEndian: s4.pointee.sin_port))"
         }
       }
     }
