@@ -224,7 +224,7 @@ public final class Dispatcher {
       let text = (try? params.optionalString("message")) ?? nil
       return .failure(
         RPCError(
-          code: code ?? -32603, message: text ?? "",
+          code: code.map(ErrorCode.init(rawValue:)) ?? .internalError, message: text ?? "",
           data: error["data"].map { $0.materialize() }))
     default:
       return nil

@@ -190,7 +190,7 @@ public final class RPCSession {
     nextRequestNumber += 1
     let id = "native-ads:\(nextRequestNumber)"
     guard !isClosed else {
-      onResponse(.failure(RPCError(code: -32000, message: "Connection closed")))
+      onResponse(.failure(.connectionClosed))
       return id
     }
     pendingRequests[id] = onResponse
@@ -241,7 +241,7 @@ public final class RPCSession {
     let unanswered = pendingRequests
     pendingRequests = [:]
     for (_, handler) in unanswered.sorted(by: { $0.key < $1.key }) {
-      handler(.failure(RPCError(code: -32000, message: "Connection closed")))
+      handler(.failure(.connectionClosed))
     }
     onClose?(self)
     onClose = nil

@@ -140,4 +140,26 @@ enum AdJSON {
     write(info, into: &w)
     return w.bytes
   }
+
+  /// `{"<recordedKey>": bool, "reason"?: string}`: an impression's outcome.
+  static func write(
+    _ outcome: ImpressionOutcome, recordedKey: StaticString, into w: inout JSONWriter
+  ) {
+    w.beginObject()
+    w.key(recordedKey)
+    w.bool(outcome.recorded)
+    if let reason = outcome.reason {
+      w.key("reason")
+      w.string(reason.rawValue)
+    }
+    w.endObject()
+  }
+
+  /// `{"<key>": bool}`.
+  static func writeFlag(_ key: StaticString, _ value: Bool, into w: inout JSONWriter) {
+    w.beginObject()
+    w.key(key)
+    w.bool(value)
+    w.endObject()
+  }
 }

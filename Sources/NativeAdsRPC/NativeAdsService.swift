@@ -6,7 +6,7 @@ import NativeAds
 /// connection's ads when it closes.
 ///
 /// Loop-thread only.
-public final class NativeAdsService: AdEventSink {
+public final class NativeAdsService: AdEventObserver {
   public let manager: AdManager
   public let dispatcher: Dispatcher
   let creativeJSON = CreativeJSONCache()
@@ -23,7 +23,7 @@ public final class NativeAdsService: AdEventSink {
   public init(manager: AdManager, dispatcher: Dispatcher) {
     self.manager = manager
     self.dispatcher = dispatcher
-    manager.sink = self
+    manager.eventStream.subscribe(self)
     for method in allMethods { register(method) }
   }
 
@@ -56,9 +56,9 @@ public final class NativeAdsService: AdEventSink {
     return lastTimestamp.text
   }
 
-  // MARK: AdEventSink
+  // MARK: AdEventObserver
 
-  public func adManager(_ manager: AdManager, didRecord event: AdEvent) {
+  public func adEventRecorded(_ event: AdEvent) {
     guard let session = sessions[event.owner] else { return }
     if event.event.isVideoEvent {
       session.notify("videoEvent") { w in
@@ -87,9 +87,7 @@ public final class NativeAdsService: AdEventSink {
     }
   }
 
-  public func adManager(
-    _ manager: AdManager, customClickOn adId: String, assetID: String, for owner: OwnerID
-  ) {
+  public func customClick(on adId: String, assetID: String, for owner: OwnerID) {
     sessions[owner]?.notify("customClick") { w in
       w.beginObject()
       w.key("adId")

@@ -136,8 +136,18 @@ def test_a_user_defined_format_serves_its_required_and_optional_assets(server_fa
         "recorded": True, "action": "deepLink", "url": "galleryapp://item/1"}
     assert c.call("performClickOnAsset", adId=full["adId"], key="Title") == {
         "recorded": True, "action": "landingPage", "url": "https://example.com/gallery/1"}
-    # Without a custom click action, the handler does not take over.
+
+def test_contract_1_1_a_set_custom_click_handler_takes_clicks_without_a_custom_click_action(server_factory):
+    # Version 1 let the handler take over only when the creative had a custom click action; 1.1
+    # follows the SDK: a set handler runs and the SDK takes no other action, whatever the creative.
+    c = start(server_factory, "--store", store_path("custom.json"))
+    full = load_one(c, GALLERY_UNIT, adTypes=["customNative"], customNativeAdFormatIDs=["900100"])
+    assert full["availableAssetKeys"] == ["Title", "Hero", "Caption", "Badge"]
     c.call("setCustomClickHandler", adId=full["adId"], enabled=True)
+    assert c.call("performClickOnAsset", adId=full["adId"], key="Title", openableURLSchemes=["galleryapp"]) == {
+        "recorded": True, "action": "customClickHandler", "url": None}
+    assert c.wait_notification("customClick") == {"adId": full["adId"], "assetID": "Title"}
+    c.call("setCustomClickHandler", adId=full["adId"], enabled=False)
     assert c.call("performClickOnAsset", adId=full["adId"], key="Title")["action"] == "landingPage"
 
 

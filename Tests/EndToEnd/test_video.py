@@ -217,7 +217,9 @@ def test_video_events_go_to_the_connection_that_loaded_the_ad(server_factory):
     assert video_state(a, ad["adId"])["videoController"]["isMuted"] is True
 
 
-def test_a_custom_video_does_not_play_before_its_impression(conn):
+def test_contract_1_1_a_custom_video_does_not_play_before_its_impression_and_starts_with_it(conn):
+    # 1.1: a video starts playing when the app shows its media; for a custom format the app
+    # shows it when it records the impression (version 1 waited for an explicit play).
     ad = load_custom_video(conn, **CONTROLS)
     ad_id = ad["adId"]
     assert ad["mediaContent"]["videoController"]["customControlsEnabled"] is True
@@ -227,10 +229,11 @@ def test_a_custom_video_does_not_play_before_its_impression(conn):
     # Only play waits for the impression.
     assert video_control(conn, ad_id, "unmute")["applied"] is True
     assert conn.call("recordImpression", adId=ad_id)["recorded"] is True
-    played = video_control(conn, ad_id, "play")
-    assert played["applied"] is True and played["videoController"]["playbackState"] == "playing"
-    assert played["duration"] == 20
     wait_video_event(conn, ad_id, "didPlay")
+    played = video_state(conn, ad_id)
+    assert played["videoController"]["playbackState"] == "playing" and played["duration"] == 20
+    again = video_control(conn, ad_id, "play")
+    assert again["applied"] is False and again["reason"] == "noChange"
     conn.barrier()
     assert [n["event"] for n in notes(conn, "videoEvent", ad_id)] == ["didUnmute", "didPlay"]
 
@@ -252,7 +255,7 @@ def test_playback_reaching_the_end_is_noticed_when_the_ad_is_next_touched(sconn)
     assert stopped["currentTime"] == 0 and stopped["videoController"]["playbackState"] == "stopped"
 
 
-def test_a_custom_format_video_from_the_store_plays_after_its_impression_and_ends(sconn):
+def test_contract_1_1_a_custom_format_video_from_the_store_plays_from_its_impression_and_ends(sconn):
     ad = load_one(sconn, "/e2e/custom/video", adTypes=["customNative"], customNativeAdFormatIDs=["900200"],
                   options=CONTROLS)
     ad_id = ad["adId"]
@@ -261,7 +264,7 @@ def test_a_custom_format_video_from_the_store_plays_after_its_impression_and_end
     assert ad["mediaContent"]["mainImage"] is None
     assert video_control(sconn, ad_id, "play")["reason"] == "impressionNotRecorded"
     sconn.call("recordImpression", adId=ad_id)
-    assert video_control(sconn, ad_id, "play")["applied"] is True
+    wait_video_event(sconn, ad_id, "didPlay")
     time.sleep(1.3)
     # Any method naming the ad notices the end.
     assert sconn.call("stringForKey", adId=ad_id, key="Title") == "Short clip"

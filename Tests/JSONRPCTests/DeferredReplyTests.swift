@@ -141,7 +141,7 @@ import Testing
 
   @Test func closingTheConnectionFailsEveryUnansweredRequestOnce() {
     let session = TestServer().session()
-    var outcomes: [Int] = []
+    var outcomes: [ErrorCode] = []
     for _ in 0..<2 {
       session.sendRequest("adapter.loadNativeAd", { w in w.null() }) { outcome in
         if case .failure(let error) = outcome { outcomes.append(error.code) }

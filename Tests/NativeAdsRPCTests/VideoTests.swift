@@ -373,7 +373,9 @@ private let customVideo =
         ]))
   }
 
-  @Test func aCustomVideoAdPlaysOnlyAfterItsImpression() throws {
+  /// Contract 1.1: recording a custom-format ad's impression shows its media, and the video
+  /// starts playing (version 1 waited for an explicit play).
+  @Test func contract11_aCustomVideoAdStartsPlayingWithItsImpression() throws {
     let client = harness.connect()
     let adId = try client.loadLightAdID(
       unit: Units.video, options: #""customControlsRequested":true,"startMuted":false"#,
@@ -387,12 +389,12 @@ private let customVideo =
       try client.result("recordImpression", #"{"adId":"\#(adId)"}"#)
         == .object([("recorded", .bool(true))]))
     #expect(
-      try control(client, adId, "play")
-        == Self.outcome(nil, Self.videoState("playing", 0, duration: 20, muted: true)))
+      try control(client, adId, "pause")
+        == Self.outcome(nil, Self.videoState("paused", 0, duration: 20, muted: true)))
     #expect(
       try client.takeNotifications() == [
         videoEventMessage(adId, "didMute"), adEventMessage(adId, "didRecordImpression"),
-        videoEventMessage(adId, "didPlay"),
+        videoEventMessage(adId, "didPlay"), videoEventMessage(adId, "didPause"),
       ])
   }
 

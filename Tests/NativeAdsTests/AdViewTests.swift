@@ -18,26 +18,21 @@ import Testing
   }
 
   @Test(arguments: [
-    (["headline", "nonsense"], [String](), "clickableAssets[1]", "nonsense"),
-    (["headline"], ["body", "3011"], "nonclickableAssets[1]", "3011"),
-    ([], ["Headline"], "nonclickableAssets[0]", "Headline"),
-    (["_adChoices"], [], "clickableAssets[0]", "_adChoices"),
+    (["headline", "nonsense"], [String](), true, 1, "nonsense"),
+    (["headline"], ["body", "3011"], false, 1, "3011"),
+    ([], ["Headline"], false, 0, "Headline"),
+    (["_adChoices"], [], true, 0, "_adChoices"),
   ])
   func aKeyThatIsNoAssetNameOrIdentifierIsInvalid(
-    clickable: [String], nonclickable: [String], field: String, key: String
+    clickable: [String], nonclickable: [String], inClickable: Bool, index: Int, key: String
   ) throws {
     let manager = Fixtures.manager()
     let ad = Fixtures.loadOne(manager)
     let error = Fixtures.adError {
       try manager.registerAdView(adId: ad.id, clickable: clickable, nonclickable: nonclickable)
     }
-    #expect(error == .invalidAssetKey(adId: ad.id, field: field, key: key))
-    #expect(error?.name == "invalidAssetKey")
-    #expect(error?.field == field)
     #expect(
-      error?.message
-        == "\(field) must be a native asset name or an identifier from 3001 to 3010 (got \"\(key)\")"
-    )
+      error == .invalidAssetKey(adId: ad.id, clickable: inClickable, index: index, key: key))
     #expect(ad.adView == nil)
   }
 
@@ -49,10 +44,7 @@ import Testing
       try manager.registerAdView(
         adId: ad.id, clickable: ["headline", "body", key], nonclickable: [])
     }
-    #expect(error == .mediaViewNotClickable(adId: ad.id, field: "clickableAssets[2]"))
-    #expect(error?.name == "mediaViewNotClickable")
-    #expect(error?.field == "clickableAssets[2]")
-    #expect(error?.message == "clickableAssets[2] mediaView may not be clickable")
+    #expect(error == .mediaViewNotClickable(adId: ad.id, index: 2))
   }
 
   @Test func registeringAgainReplacesAndAFailedRegistrationChangesNothing() throws {
@@ -82,16 +74,13 @@ import Testing
     let ad = Fixtures.loadCustom(manager)
     #expect(
       Fixtures.adError { try manager.registerAdView(adId: ad.id, clickable: [], nonclickable: []) }
-        == .wrongAdKind(
-          adId: ad.id, message: "registerAdView applies only to system-defined native ads"))
+        == .wrongAdKind(adId: ad.id, applies: .native))
     #expect(
       Fixtures.adError { try manager.unregisterAdView(adId: ad.id) }
-        == .wrongAdKind(
-          adId: ad.id, message: "unregisterAdView applies only to system-defined native ads"))
+        == .wrongAdKind(adId: ad.id, applies: .native))
     #expect(
       Fixtures.adError { try manager.reportVisibility(adId: ad.id, visiblePixels: 10) }
-        == .wrongAdKind(
-          adId: ad.id, message: "reportVisibility applies only to system-defined native ads"))
+        == .wrongAdKind(adId: ad.id, applies: .native))
     #expect(
       Fixtures.adError { try manager.registerAdView(adId: "gone", clickable: [], nonclickable: []) }
         == .adNotFound(adId: "gone"))

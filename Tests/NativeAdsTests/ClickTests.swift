@@ -98,7 +98,9 @@ import Testing
     #expect(outcome.action == .landingPage)
   }
 
-  @Test func theCustomClickHandlerIsIgnoredWithoutACustomClickAction() throws {
+  /// Contract 1.1: a set handler runs and the SDK takes no other action, whatever the creative
+  /// (version 1 also required a custom click action on the creative).
+  @Test func contract11_theCustomClickHandlerTakesTheClickEvenWithoutACustomClickAction() throws {
     let inventory = Inventory.fixture()
     var plain = try #require(inventory.creative("custom-10063170-1"))
     plain.hasCustomClickAction = false
@@ -110,8 +112,8 @@ import Testing
     _ = try manager.setCustomClickHandler(adId: ad.id, enabled: true, by: 1)
     let outcome = try manager.performClick(
       adId: ad.id, key: "Headline", openableURLSchemes: ["gadexample"], by: 1)
-    #expect(outcome.action == .deepLink)
-    #expect(sink.customClicks.isEmpty)
+    #expect(outcome == ClickOutcome(recorded: true, action: .customClickHandler, url: nil))
+    #expect(sink.customClicks == [.init(adId: ad.id, assetID: "Headline", owner: 1)])
   }
 
   @Test func theCustomClickHandlerIsOnlyForCustomAds() throws {
@@ -122,9 +124,7 @@ import Testing
     }
     #expect(
       error
-        == .wrongAdKind(
-          adId: ad.id, message: "setCustomClickHandler applies only to custom native ads"))
-    #expect(error?.message == "setCustomClickHandler applies only to custom native ads")
+        == .wrongAdKind(adId: ad.id, applies: .customNative))
   }
 
   @Test(arguments: [
@@ -161,7 +161,6 @@ import Testing
       try manager.performClick(adId: ad.id, key: key, openableURLSchemes: [], by: 1)
     }
     #expect(error == .assetNotFound(adId: ad.id, key: key))
-    #expect(error?.message == "Ad \"\(ad.id)\" has no asset \"\(key)\"")
     #expect(ad.clickCount == 0)
     #expect(manager.events.isEmpty)
   }

@@ -160,13 +160,13 @@ struct TrackingCase: Sendable, CustomTestStringConvertible {
     #expect(!ad.isScreenPresented)
     delegate.didPlayVideo()
     clock.advance(by: 5)
-    #expect(ad.video?.currentTime == 5)
+    #expect(manager.video(of: ad)?.currentTime == 5)
     delegate.didPauseVideo()
     delegate.didMuteVideo()
     delegate.didUnmuteVideo()
-    #expect(ad.video?.isMuted == false)
+    #expect(manager.video(of: ad)?.isMuted == false)
     delegate.didEndVideo()
-    #expect(ad.video?.playbackState == .ended)
+    #expect(manager.video(of: ad)?.playbackState == .ended)
     #expect(
       sink.events.map(\.event) == [
         .willPresentScreen, .willDismissScreen, .didDismissScreen, .videoDidPlay, .videoDidPause,

@@ -182,7 +182,7 @@ import Testing
     let adapter = TestAdapter(.hold)
     M.register(adapter, as: "Late", in: manager)
     let load = M.load(manager)
-    weak let run = manager.activeLoads.values.first
+    weak let run = manager.engine.active.values.first
     #expect(run != nil)
     weak let weakCompletion = adapter.held.first
     #expect(weakCompletion != nil)
@@ -204,7 +204,7 @@ import Testing
     let adapter = TestAdapter(.hold)
     M.register(adapter, as: "Held", in: manager)
     let load = M.load(manager)
-    weak let run = manager.activeLoads.values.first
+    weak let run = manager.engine.active.values.first
     _ = adapter.held[0].succeed(with: TestAdapter.ad())
     #expect(load.ad != nil)
     #expect(run == nil)
@@ -254,7 +254,7 @@ import Testing
     #expect(load.error?.code == .timeout)
     #expect(manager.mediationDeadlineMs == 400)
     #expect(AdManager(inventory: Inventory()).mediationDeadlineMs == 10_000)
-    #expect(AdManager(inventory: Inventory()).defaultAdapterTimeoutMs == 5_000)
+    #expect(WaterfallSource.defaultTimeoutMs == 5_000)
   }
 
   @Test func withoutASchedulerNothingTimesOut() throws {
@@ -434,23 +434,12 @@ import Testing
     #expect(derived != seeds(nil, managerSeed: 43))
   }
 
-  @Test func theThrowingLoadRunsAWaterfallThatAnswersAtOnce() throws {
+  @Test func aWaterfallWhoseSourcesAnswerAtOnceCompletesAtOnce() throws {
     let manager = Fixtures.manager()
     let (ads, info) = try manager.load(
       AdRequest(adUnitID: Inventory.sampleWaterfallAdUnitID, seed: 0), owner: 1)
     #expect(ads.count == 1)
     #expect(info.adNetworkInfoArray.first?.adNetworkClassName == "SampleCustomEvent")
-  }
-
-  @Test func theThrowingLoadRefusesAWaterfallThatWouldWait() throws {
-    let (manager, scheduler, _) = M.manager(waterfall: [M.customEvent("Held")])
-    let adapter = TestAdapter(.hold)
-    M.register(adapter, as: "Held", in: manager)
-    let error = try #require(Fixtures.loadError(manager, AdRequest(adUnitID: M.unit)))
-    #expect(error.code == .internalError)
-    #expect(adapter.abandoned == ["load-1"])
-    #expect(manager.inFlightLoadCount == 0)
-    #expect(scheduler.pendingCount == 0)
   }
 
   @Test func unitsWithoutAWaterfallCompleteAtOnceThroughTheCompletion() throws {

@@ -37,9 +37,6 @@ import Testing
     let ad = Fixtures.loadOne(manager)
     let error = Fixtures.adError { try manager.muteThisAd(adId: ad.id, reason: nil) }
     #expect(error == .muteNotOffered(adId: ad.id))
-    #expect(error?.name == "muteNotOffered")
-    #expect(error?.message == "Ad \"\(ad.id)\" does not offer Mute This Ad")
-    #expect(error?.field == nil)
     #expect(!ad.isMuted)
   }
 
@@ -48,13 +45,6 @@ import Testing
     let ad = Fixtures.loadOne(manager, Fixtures.request(Fixtures.backfillUnit))
     let error = Fixtures.adError { try manager.muteThisAd(adId: ad.id, reason: "Too loud") }
     #expect(error == .invalidMuteReason(adId: ad.id, reason: "Too loud", offered: Self.reasons))
-    #expect(error?.name == "invalidMuteReason")
-    #expect(error?.field == "reason")
-    #expect(
-      error?.message
-        == "reason must be one of the offered reasons (\"Not interested in this ad\", "
-        + "\"Seen this ad multiple times\", \"Ad covered content\", \"Irrelevant\"), not \"Too loud\""
-    )
     #expect(!ad.isMuted && manager.events.isEmpty)
   }
 

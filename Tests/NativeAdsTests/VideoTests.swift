@@ -6,16 +6,16 @@ import Testing
     let manager = Fixtures.manager()
     let ad = Fixtures.loadAdMobVideo(manager, startMuted: false, clickToExpand: true)
     #expect(
-      ad.video
+      manager.video(of: ad)
         == VideoControllerState(
           isMuted: false, customControlsEnabled: true, clickToExpandEnabled: false,
           playbackState: .stopped, currentTime: 0, duration: 30))
     #expect(ad.hasVideo)
-    #expect(try manager.videoState(adId: ad.id) == ad.video)
+    #expect(try manager.videoState(adId: ad.id) == manager.video(of: ad))
 
     let defaults = Fixtures.loadOne(manager, Fixtures.request(Fixtures.adMobUnit))
-    #expect(defaults.video?.isMuted == true)
-    #expect(defaults.video?.customControlsEnabled == false)
+    #expect(manager.video(of: defaults)?.isMuted == true)
+    #expect(manager.video(of: defaults)?.customControlsEnabled == false)
   }
 
   @Test func clickToExpandNeedsTheRequestAndTheCreative() throws {
@@ -24,17 +24,18 @@ import Testing
     request.options.clickToExpandRequested = true
     let ad = Fixtures.loadOne(manager, request)
     #expect(ad.creative.id == "video-native-1")
-    #expect(ad.video?.clickToExpandEnabled == true)
-    #expect(ad.video?.customControlsEnabled == false)
+    #expect(manager.video(of: ad)?.clickToExpandEnabled == true)
+    #expect(manager.video(of: ad)?.customControlsEnabled == false)
     #expect(
-      Fixtures.loadOne(manager, Fixtures.request(Fixtures.videoUnit)).video?.clickToExpandEnabled
+      manager.video(of: Fixtures.loadOne(manager, Fixtures.request(Fixtures.videoUnit)))?
+        .clickToExpandEnabled
         == false)
   }
 
   @Test func anAdWithoutVideoHasNoController() throws {
     let manager = Fixtures.manager()
     let ad = Fixtures.loadOne(manager)
-    #expect(ad.video == nil && !ad.hasVideo)
+    #expect(manager.video(of: ad) == nil && !ad.hasVideo)
     #expect(try manager.videoState(adId: ad.id) == nil)
     #expect(
       try manager.videoControl(adId: ad.id, action: .play)
@@ -48,7 +49,7 @@ import Testing
     let outcome = try manager.videoControl(adId: ad.id, action: action)
     #expect(outcome.applied == false)
     #expect(outcome.reason == .customControlsNotEnabled)
-    #expect(outcome.state == ad.video)
+    #expect(outcome.state == manager.video(of: ad))
     #expect(manager.events.isEmpty)
   }
 
@@ -63,7 +64,7 @@ import Testing
     #expect(played.applied && played.reason == nil)
     #expect(played.state?.playbackState == .playing && played.state?.currentTime == 0)
     clock.advance(by: 10)
-    #expect(ad.video?.currentTime == 10)
+    #expect(manager.video(of: ad)?.currentTime == 10)
 
     let paused = try manager.videoControl(adId: ad.id, action: .pause)
     #expect(paused.state?.playbackState == .paused && paused.state?.currentTime == 10)
@@ -72,7 +73,7 @@ import Testing
 
     _ = try manager.videoControl(adId: ad.id, action: .play)
     clock.advance(by: 4)
-    #expect(ad.video?.currentTime == 14)
+    #expect(manager.video(of: ad)?.currentTime == 14)
 
     let stopped = try manager.videoControl(adId: ad.id, action: .stop)
     #expect(stopped.state?.playbackState == .stopped && stopped.state?.currentTime == 0)
@@ -105,7 +106,9 @@ import Testing
     for earlier in before { _ = try manager.videoControl(adId: ad.id, action: earlier) }
     let eventsBefore = manager.events
     let outcome = try manager.videoControl(adId: ad.id, action: action)
-    #expect(outcome == VideoControlOutcome(applied: false, reason: .noChange, state: ad.video))
+    #expect(
+      outcome
+        == VideoControlOutcome(applied: false, reason: .noChange, state: manager.video(of: ad)))
     #expect(manager.events == eventsBefore)
   }
 
@@ -116,7 +119,7 @@ import Testing
     #expect(try manager.videoControl(adId: ad.id, action: .mute).state?.isMuted == true)
     #expect(manager.events.map(\.event) == [.videoDidUnmute, .videoDidMute])
     #expect(manager.events.map(\.event.wireName) == ["didUnmute", "didMute"])
-    #expect(ad.video?.playbackState == .stopped)
+    #expect(manager.video(of: ad)?.playbackState == .stopped)
   }
 
   @Test func theEndIsNoticedByTheNextCallNamingTheAdOnce() throws {
@@ -127,10 +130,12 @@ import Testing
     let ad = Fixtures.loadAdMobVideo(manager)
     _ = try manager.videoControl(adId: ad.id, action: .play)
     clock.advance(by: 29)
-    #expect(ad.video?.playbackState == .playing && ad.video?.currentTime == 29)
+    #expect(
+      manager.video(of: ad)?.playbackState == .playing && manager.video(of: ad)?.currentTime == 29)
     clock.advance(by: 10)
     // Reading the snapshot shows the end but records nothing.
-    #expect(ad.video?.playbackState == .ended && ad.video?.currentTime == 30)
+    #expect(
+      manager.video(of: ad)?.playbackState == .ended && manager.video(of: ad)?.currentTime == 30)
     #expect(sink.events.map(\.event) == [.videoDidPlay])
 
     _ = try manager.string(forKey: "headline", adId: ad.id)
@@ -164,7 +169,7 @@ import Testing
     let replay = try manager.videoControl(adId: ad.id, action: .play)
     #expect(replay.state?.playbackState == .playing && replay.state?.currentTime == 0)
     clock.advance(by: 3)
-    #expect(ad.video?.currentTime == 3)
+    #expect(manager.video(of: ad)?.currentTime == 3)
     #expect(manager.events.map(\.event) == [.videoDidPlay, .videoDidEnd, .videoDidPlay])
   }
 
@@ -179,18 +184,23 @@ import Testing
     #expect(manager.events.map(\.event) == [.videoDidPlay, .videoDidEnd])
   }
 
-  @Test func aCustomFormatVideoPlaysOnlyAfterItsImpression() throws {
+  /// Contract 1.1: a video plays once the app shows its media; for a custom format that is
+  /// recording the impression (version 1 waited for an explicit play).
+  @Test func contract11_aCustomFormatVideoStartsPlayingWhenItsImpressionIsRecorded() throws {
     let manager = Fixtures.manager()
     let ad = Fixtures.loadCustomVideo(manager)
     #expect(ad.creative.id == "custom-video-12406343-1")
     #expect(
       try manager.videoControl(adId: ad.id, action: .play)
-        == VideoControlOutcome(applied: false, reason: .impressionNotRecorded, state: ad.video))
+        == VideoControlOutcome(
+          applied: false, reason: .impressionNotRecorded, state: manager.video(of: ad)))
     // Other actions do not wait for the impression.
     #expect(try manager.videoControl(adId: ad.id, action: .unmute).applied)
     _ = try manager.recordImpression(adId: ad.id)
-    #expect(try manager.videoControl(adId: ad.id, action: .play).applied)
-    #expect(ad.video?.duration == 20)
+    #expect(manager.video(of: ad)?.playbackState == .playing)
+    #expect(try manager.videoControl(adId: ad.id, action: .play).reason == .noChange)
+    #expect(manager.video(of: ad)?.duration == 20)
+    #expect(manager.events.map(\.event) == [.videoDidUnmute, .didRecordImpression, .videoDidPlay])
   }
 
   @Test func aSystemDefinedVideoPlaysBeforeItsImpression() throws {

@@ -1,9 +1,9 @@
-/// A loaded ad: one creative served to one owner, with its counters, its ad view registration,
-/// its Mute This Ad state and its video controller.
+/// A loaded ad: one creative served to one owner, and what has been recorded about it
+/// (``state``).
 ///
-/// Created by ``AdManager/load(_:owner:)`` or ``AdManager/load(_:owner:completion:)`` and alive
-/// until released. Loop-bound: used only on
-/// the event loop thread. State changes go through ``AdManager`` so that events are recorded.
+/// Created by ``AdManager/load(_:owner:completion:)`` and alive until released. Its facts never
+/// change; its ``state`` changes only through the ``LiveAdStore`` that keeps it, by
+/// ``AdState/apply(_:to:at:)``. Loop-bound: used only on the event loop thread.
 public final class NativeAd {
   /// The ad ID: opaque, unique for the life of the process.
   public let id: String
@@ -19,43 +19,16 @@ public final class NativeAd {
   public let expiresAt: Double
   /// Who loaded it; its events go there.
   public let owner: OwnerID
-  /// Whether its impression has been recorded.
-  public internal(set) var impressionRecorded = false
-  /// How many clicks have been recorded on it.
-  public internal(set) var clickCount = 0
-  /// The owners that enabled the custom click handler for it.
-  public internal(set) var customClickHandlerOwners: Set<OwnerID> = []
+  /// How the ad was mediated, when a custom event filled it; nil for inventory ads.
+  public let mediation: MediationInfo?
+  /// What has been recorded about it. Changed by its ``LiveAdStore`` only.
+  public internal(set) var state: AdState
   /// Whether it has been released (a released ad is no longer reachable by its ID).
   public internal(set) var isReleased = false
-  /// The registered native ad view (system-defined ads only); nil when none is registered.
-  public internal(set) var adView: AdViewRegistration?
-  /// Whether the user muted it (Mute This Ad); a muted ad records no impression or click.
-  public internal(set) var isMuted = false
-  /// The reason given with the mute, if any.
-  public internal(set) var muteReason: String?
-  /// Whether a click opened a landing page or an app that the app has not reported dismissed.
-  public internal(set) var isScreenPresented = false
-  /// How the ad was mediated, when a custom event filled it; nil for inventory ads.
-  public internal(set) var mediation: MediationInfo?
-
-  /// Whether the adapter of a mediated ad that handles impressions was told
-  /// ``MediatedNativeAdForwarding/handleImpression(adId:)``.
-  var adapterToldOfImpression = false
-  /// The asset of the last click handed to an adapter that handles clicks, until it reports a
-  /// click.
-  var pendingAdapterClickAsset: String?
-
-  /// The manager that loaded it: the video snapshot reads its clock.
-  weak var manager: AdManager?
-  /// The video controller as of ``videoAnchor`` (nil without video). While playing,
-  /// `currentTime` is the position at the anchor and advances with the clock from there.
-  var videoStorage: VideoControllerState?
-  /// When the stored video state was last anchored (the clock time playback last started).
-  var videoAnchor: Double = 0
 
   init(
     id: String, creative: Creative, options: LoaderOptions, responseInfo: ResponseInfo,
-    loadedAt: Double, expiresAt: Double, owner: OwnerID
+    loadedAt: Double, expiresAt: Double, owner: OwnerID, mediation: MediationInfo? = nil
   ) {
     self.id = id
     self.creative = creative
@@ -64,40 +37,31 @@ public final class NativeAd {
     self.loadedAt = loadedAt
     self.expiresAt = expiresAt
     self.owner = owner
-    let media = creative.media
-    if media.hasVideoContent {
-      videoStorage = VideoControllerState(
-        isMuted: options.startMuted,
-        customControlsEnabled: options.customControlsRequested && media.customControlsAllowed,
-        clickToExpandEnabled: options.clickToExpandRequested && media.clickToExpandAllowed,
-        duration: max(0, media.duration))
-    }
+    self.mediation = mediation
+    self.state = AdState(creative: creative, options: options, at: loadedAt)
   }
 
-  /// The video controller now (nil when the media has no video): `currentTime` advanced by the
-  /// manager's clock while playing, and a video that has played to its end shown as `ended` at
-  /// its duration. Reading it records nothing: the `didEnd` event is sent by the next
-  /// ``AdManager`` call naming the ad.
-  public var video: VideoControllerState? {
-    guard let manager else { return videoStorage }
-    return videoSnapshot(at: manager.clock.now())
+  /// Whether the ad has expired at time `now`. An expired ad records no impression and no
+  /// click; its assets can still be read and it can be released.
+  public func isExpired(at now: Double) -> Bool { now >= expiresAt }
+
+  /// Whether a custom event filled it.
+  public var isMediated: Bool { mediation != nil }
+
+  /// Who records its impression: the adapter when it maps an ad that tracks impressions
+  /// itself, else the service.
+  public var impressionTracker: Tracker {
+    mediation?.handlesUserImpressions == true ? .adapter : .service
   }
 
-  /// The video controller at time `now` (see ``video``).
-  func videoSnapshot(at now: Double) -> VideoControllerState? {
-    guard var state = videoStorage, state.playbackState == .playing else { return videoStorage }
-    let position = state.currentTime + max(0, now - videoAnchor)
-    if position >= state.duration {
-      state.playbackState = .ended
-      state.currentTime = state.duration
-    } else {
-      state.currentTime = position
-    }
-    return state
-  }
+  /// Who records its clicks (as ``impressionTracker``).
+  public var clickTracker: Tracker { mediation?.handlesUserClicks == true ? .adapter : .service }
+
+  /// The video controller at time `now`; nil without video. Reading records nothing.
+  public func video(at now: Double) -> VideoControllerState? { state.video?.state(at: now) }
 
   /// Whether the ad has video content (and so a video controller).
-  public var hasVideo: Bool { videoStorage != nil }
+  public var hasVideo: Bool { state.video != nil }
 
   /// The ad kind.
   public var kind: AdKind { creative.kind }

@@ -19,3 +19,16 @@ public struct ResponseInfo: Sendable, Equatable {
     self.adNetworkInfoArray = adNetworkInfoArray
   }
 }
+
+extension ResponseInfo {
+  /// Response info for a load of `request` (echoing its `isTestRequest`).
+  init(
+    responseIdentifier: String, request: AdRequest, loaded: AdNetworkInfo?,
+    tried: [AdNetworkInfo]
+  ) {
+    self.init(
+      responseIdentifier: responseIdentifier, loadedAdNetworkResponseInfo: loaded,
+      adNetworkInfoArray: tried)
+    isTestRequest = request.isTestRequest
+  }
+}

@@ -50,7 +50,7 @@ final class RemoteAdapter: MediationAdapter {
       let completion = waiting.removeValue(forKey: id), !completion.isFinished
     else { return }
     switch outcome {
-    case .failure(let error) where error.code == -32000 && error.message == "Connection closed":
+    case .failure(let error) where error.code == .connectionClosed:
       completion.fail(with: Self.connectionClosed)
     case .failure(let error):
       var domain = "com.native-ads.external"
@@ -61,7 +61,8 @@ final class RemoteAdapter: MediationAdapter {
           if key == "networkError", case .bool(let b) = value { isNetworkError = b }
         }
       }
-      var failure = AdNetworkError(code: error.code, domain: domain, message: error.message)
+      var failure = AdNetworkError(
+        code: error.code.rawValue, domain: domain, message: error.message)
       failure.isNetworkError = isNetworkError
       completion.fail(with: failure)
     case .success(let result):

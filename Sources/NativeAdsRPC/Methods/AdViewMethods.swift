@@ -22,13 +22,16 @@ enum RegisterAdView: ServiceMethod {
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let registered: (clickable: [NativeAssetKey], nonclickable: [NativeAssetKey])
-    do {
-      registered = try context.service.manager.registerAdView(
-        adId: request.adId, clickable: request.clickable, nonclickable: request.nonclickable)
-    } catch {
-      throw error.rpcError
-    }
+    try context.answer(
+      name, into: &w,
+      {
+        context.service.manager.registerAdView(
+          adId: request.adId, clickable: request.clickable, nonclickable: request.nonclickable,
+          completion: $0)
+      }, write: write)
+  }
+
+  static func write(_ registered: AdViewRegistration, into w: inout JSONWriter) {
     w.beginObject()
     w.key("registered")
     w.bool(true)
@@ -58,16 +61,10 @@ enum UnregisterAdView: ServiceMethod {
   static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let unregistered: Bool
-    do {
-      unregistered = try context.service.manager.unregisterAdView(adId: request.adId)
-    } catch {
-      throw error.rpcError
-    }
-    w.beginObject()
-    w.key("unregistered")
-    w.bool(unregistered)
-    w.endObject()
+    try context.answer(
+      name, into: &w,
+      { context.service.manager.unregisterAdView(adId: request.adId, completion: $0) },
+      write: { unregistered, w in AdJSON.writeFlag("unregistered", unregistered, into: &w) })
   }
 }
 
@@ -89,21 +86,13 @@ enum ReportVisibility: ServiceMethod {
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let outcome: ImpressionOutcome
-    do {
-      outcome = try context.service.manager.reportVisibility(
-        adId: request.adId, visiblePixels: request.visiblePixels)
-    } catch {
-      throw error.rpcError
-    }
-    w.beginObject()
-    w.key("impressionRecorded")
-    w.bool(outcome.recorded)
-    if let reason = outcome.reason {
-      w.key("reason")
-      w.string(reason.rawValue)
-    }
-    w.endObject()
+    try context.answer(
+      name, into: &w,
+      {
+        context.service.manager.reportVisibility(
+          adId: request.adId, visiblePixels: request.visiblePixels, completion: $0)
+      }, write: { outcome, w in AdJSON.write(outcome, recordedKey: "impressionRecorded", into: &w) }
+    )
   }
 }
 
@@ -117,15 +106,9 @@ enum ReportScreenDismissed: ServiceMethod {
   static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let dismissed: Bool
-    do {
-      dismissed = try context.service.manager.reportScreenDismissed(adId: request.adId)
-    } catch {
-      throw error.rpcError
-    }
-    w.beginObject()
-    w.key("dismissed")
-    w.bool(dismissed)
-    w.endObject()
+    try context.answer(
+      name, into: &w,
+      { context.service.manager.reportScreenDismissed(adId: request.adId, completion: $0) },
+      write: { dismissed, w in AdJSON.writeFlag("dismissed", dismissed, into: &w) })
   }
 }

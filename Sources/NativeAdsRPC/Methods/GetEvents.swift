@@ -32,8 +32,16 @@ enum GetEvents: ServiceMethod {
     throws(RPCError)
   {
     let manager = context.service.manager
-    let events = manager.events(
-      adId: request.adId, event: request.event, since: request.since, limit: request.limit)
+    let query = AdEventQuery(
+      adId: request.adId, name: request.event, since: request.since, limit: request.limit)
+    try context.answer(
+      into: &w, error: { (_: Never) -> RPCError in },
+      { done in manager.eventLog.events(matching: query) { done(.success($0)) } },
+      write: { events, w in write(events, lastSequence: manager.eventStream.lastSequence, into: &w)
+      })
+  }
+
+  static func write(_ events: [AdEvent], lastSequence: Int, into w: inout JSONWriter) {
     w.beginObject()
     w.key("events")
     w.beginArray()
@@ -60,7 +68,7 @@ enum GetEvents: ServiceMethod {
     }
     w.endArray()
     w.key("lastSequence")
-    w.int(manager.lastSequence)
+    w.int(lastSequence)
     w.endObject()
   }
 }

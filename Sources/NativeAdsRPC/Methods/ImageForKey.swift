@@ -12,12 +12,10 @@ enum ImageForKey: ServiceMethod {
     throws(RPCError)
   {
     let manager = context.service.manager
-    do {
-      let ad = try manager.ad(request.adId)
-      let image = try manager.image(forKey: request.key, adId: request.adId)
-      AdJSON.write(image, withData: !ad.options.disableImageLoading, into: &w)
-    } catch {
-      throw error.rpcError
+    let ad = try AdObjectError.reported(by: name) { () throws(AdObjectError) in
+      try manager.ad(request.adId)
     }
+    AdJSON.write(
+      ad.image(forKey: request.key), withData: !ad.options.disableImageLoading, into: &w)
   }
 }

@@ -71,23 +71,10 @@ enum LoadAd: ServiceMethod {
     // Units without a waterfall answer at once; a waterfall may wait on adapters and timers,
     // and then the reply is deferred (the loop keeps serving everyone meanwhile).
     let service = context.service
-    var immediate: Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError>?
-    var later: DeferredReply?
-    service.manager.load(request, owner: context.session.id) { outcome in
-      guard let reply = later else {
-        immediate = outcome
-        return
-      }
-      switch outcome {
-      case .success(let loaded): reply.resolve { w in write(loaded, service: service, into: &w) }
-      case .failure(let error): reply.reject(error.rpcError)
-      }
-    }
-    switch immediate {
-    case .success(let loaded)?: write(loaded, service: service, into: &w)
-    case .failure(let error)?: throw error.rpcError
-    case nil: later = context.call.deferReply()
-    }
+    try context.answer(
+      into: &w, error: { (error: AdLoadError) in error.rpcError },
+      { service.manager.load(request, owner: context.session.id, completion: $0) },
+      write: { loaded, w in write(loaded, service: service, into: &w) })
   }
 
   /// `{"ads": [Ad...], "responseInfo": ResponseInfo}`.

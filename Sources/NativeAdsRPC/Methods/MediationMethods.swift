@@ -64,20 +64,18 @@ enum AdapterReport {
   }
 
   /// The delegate of an ad this connection's adapter mapped; 2001 otherwise.
-  static func delegate(adId: String, context: MethodContext) throws(RPCError)
+  static func delegate(adId: String, method: String, context: MethodContext) throws(RPCError)
     -> any MediationNativeAdEventDelegate
   {
-    let ad: NativeAd
-    do {
-      ad = try context.service.manager.ad(adId)
-    } catch {
-      throw error.rpcError
+    let manager = context.service.manager
+    let ad = try AdObjectError.reported(by: method) { () throws(AdObjectError) in
+      try manager.ad(adId)
     }
     guard let link = ad.mediation,
       (link.forwarding as? RemoteForwarding)?.sessionID == context.session.id,
       let delegate = link.eventDelegate
     else {
-      throw AdObjectError.adNotFound(adId: adId).rpcError
+      throw AdObjectError.adNotFound(adId: adId).rpcError(method: method)
     }
     return delegate
   }
@@ -97,7 +95,7 @@ enum AdapterReportImpression: ServiceMethod {
   static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let delegate = try AdapterReport.delegate(adId: request.adId, context: context)
+    let delegate = try AdapterReport.delegate(adId: request.adId, method: name, context: context)
     AdapterReport.write(delegate.reportImpression(), into: &w)
   }
 }
@@ -109,7 +107,7 @@ enum AdapterReportClick: ServiceMethod {
   static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let delegate = try AdapterReport.delegate(adId: request.adId, context: context)
+    let delegate = try AdapterReport.delegate(adId: request.adId, method: name, context: context)
     AdapterReport.write(delegate.reportClick(), into: &w)
   }
 }
@@ -138,7 +136,9 @@ extension AdapterEventReport {
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    forward(request.event, to: try AdapterReport.delegate(adId: request.adId, context: context))
+    forward(
+      request.event,
+      to: try AdapterReport.delegate(adId: request.adId, method: name, context: context))
     AdapterReport.write(true, into: &w)
   }
 }

@@ -18,14 +18,12 @@ enum MuteThisAd: ServiceMethod {
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    do {
-      _ = try context.service.manager.muteThisAd(adId: request.adId, reason: request.reason)
-    } catch {
-      throw error.rpcError
-    }
-    w.beginObject()
-    w.key("muted")
-    w.bool(true)
-    w.endObject()
+    try context.answer(
+      name, into: &w,
+      {
+        context.service.manager.muteThisAd(
+          adId: request.adId, reason: request.reason, completion: $0)
+      },
+      write: { _, w in AdJSON.writeFlag("muted", true, into: &w) })
   }
 }

@@ -22,14 +22,16 @@ enum PerformClickOnAsset: ServiceMethod {
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let outcome: ClickOutcome
-    do {
-      outcome = try context.service.manager.performClick(
-        adId: request.adId, key: request.key, openableURLSchemes: request.openableURLSchemes,
-        by: context.session.id)
-    } catch {
-      throw error.rpcError
-    }
+    try context.answer(
+      name, into: &w,
+      {
+        context.service.manager.performClick(
+          adId: request.adId, key: request.key, openableURLSchemes: request.openableURLSchemes,
+          by: context.session.id, completion: $0)
+      }, write: write)
+  }
+
+  static func write(_ outcome: ClickOutcome, into w: inout JSONWriter) {
     w.beginObject()
     w.key("recorded")
     w.bool(outcome.recorded)

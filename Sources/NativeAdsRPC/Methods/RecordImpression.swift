@@ -11,19 +11,9 @@ enum RecordImpression: ServiceMethod {
   static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let outcome: ImpressionOutcome
-    do {
-      outcome = try context.service.manager.recordImpression(adId: request.adId)
-    } catch {
-      throw error.rpcError
-    }
-    w.beginObject()
-    w.key("recorded")
-    w.bool(outcome.recorded)
-    if let reason = outcome.reason {
-      w.key("reason")
-      w.string(reason.rawValue)
-    }
-    w.endObject()
+    try context.answer(
+      name, into: &w,
+      { context.service.manager.recordImpression(adId: request.adId, completion: $0) },
+      write: { outcome, w in AdJSON.write(outcome, recordedKey: "recorded", into: &w) })
   }
 }

@@ -10,14 +10,8 @@ enum ReleaseAd: ServiceMethod {
   static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    do {
-      try context.service.manager.release(adId: request.adId)
-    } catch {
-      throw error.rpcError
-    }
-    w.beginObject()
-    w.key("released")
-    w.bool(true)
-    w.endObject()
+    try context.answer(
+      name, into: &w, { context.service.manager.release(adId: request.adId, completion: $0) },
+      write: { _, w in AdJSON.writeFlag("released", true, into: &w) })
   }
 }

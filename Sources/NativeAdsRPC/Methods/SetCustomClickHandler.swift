@@ -19,16 +19,11 @@ enum SetCustomClickHandler: ServiceMethod {
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let enabled: Bool
-    do {
-      enabled = try context.service.manager.setCustomClickHandler(
-        adId: request.adId, enabled: request.enabled, by: context.session.id)
-    } catch {
-      throw error.rpcError
-    }
-    w.beginObject()
-    w.key("enabled")
-    w.bool(enabled)
-    w.endObject()
+    try context.answer(
+      name, into: &w,
+      {
+        context.service.manager.setCustomClickHandler(
+          adId: request.adId, enabled: request.enabled, by: context.session.id, completion: $0)
+      }, write: { enabled, w in AdJSON.writeFlag("enabled", enabled, into: &w) })
   }
 }

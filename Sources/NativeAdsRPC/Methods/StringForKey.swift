@@ -10,10 +10,10 @@ enum StringForKey: ServiceMethod {
   static func handle(_ request: AdKeyRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    do {
-      w.string(try context.service.manager.string(forKey: request.key, adId: request.adId))
-    } catch {
-      throw error.rpcError
-    }
+    let manager = context.service.manager
+    w.string(
+      try AdObjectError.reported(by: name) { () throws(AdObjectError) in
+        try manager.string(forKey: request.key, adId: request.adId)
+      })
   }
 }

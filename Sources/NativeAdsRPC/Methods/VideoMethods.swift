@@ -21,12 +21,16 @@ enum VideoControl: ServiceMethod {
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let outcome: VideoControlOutcome
-    do {
-      outcome = try context.service.manager.videoControl(adId: request.adId, action: request.action)
-    } catch {
-      throw error.rpcError
-    }
+    try context.answer(
+      name, into: &w,
+      {
+        context.service.manager.videoControl(
+          adId: request.adId, action: request.action, completion: $0)
+      },
+      write: write)
+  }
+
+  static func write(_ outcome: VideoControlOutcome, into w: inout JSONWriter) {
     w.beginObject()
     w.key("applied")
     w.bool(outcome.applied)
@@ -49,11 +53,9 @@ enum GetVideoState: ServiceMethod {
   static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let state: VideoControllerState?
-    do {
-      state = try context.service.manager.videoState(adId: request.adId)
-    } catch {
-      throw error.rpcError
+    let manager = context.service.manager
+    let state = try AdObjectError.reported(by: name) { () throws(AdObjectError) in
+      try manager.videoState(adId: request.adId)
     }
     guard let state else {
       w.null()

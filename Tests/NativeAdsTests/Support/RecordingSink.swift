@@ -1,7 +1,7 @@
 import NativeAds
 
-/// An event sink that remembers what it was told.
-final class RecordingSink: AdEventSink {
+/// Records what an ``AdEventStream`` publishes.
+final class RecordingSink: AdEventObserver {
   struct CustomClick: Equatable {
     var adId: String
     var assetID: String
@@ -11,13 +11,11 @@ final class RecordingSink: AdEventSink {
   var events: [AdEvent] = []
   var customClicks: [CustomClick] = []
 
-  func adManager(_ manager: AdManager, didRecord event: AdEvent) {
+  func adEventRecorded(_ event: AdEvent) {
     events.append(event)
   }
 
-  func adManager(
-    _ manager: AdManager, customClickOn adId: String, assetID: String, for owner: OwnerID
-  ) {
+  func customClick(on adId: String, assetID: String, for owner: OwnerID) {
     customClicks.append(CustomClick(adId: adId, assetID: assetID, owner: owner))
   }
 }

@@ -1,0 +1,124 @@
+/// What has been recorded about a live ad: its impression and clicks, ad view, custom click
+/// handlers, Mute This Ad, full-screen presentation and video controller. A plain value; it
+/// changes only through ``apply(_:to:at:)`` (see `AdState+Transitions.swift`), applied by the
+/// ``LiveAdStore`` that keeps it.
+public struct AdState: Sendable, Equatable {
+  /// Whether the impression has been recorded.
+  public internal(set) var impressionRecorded = false
+  /// How many clicks have been recorded.
+  public internal(set) var clickCount = 0
+  /// The owners that enabled the custom click handler.
+  public internal(set) var customClickHandlerOwners: Set<OwnerID> = []
+  /// The registered native ad view (system-defined ads only); nil when none is registered.
+  public internal(set) var adView: AdViewRegistration?
+  /// Whether the user muted the ad (Mute This Ad).
+  public internal(set) var isMuted = false
+  /// The reason given with the mute, if any.
+  public internal(set) var muteReason: String?
+  /// Whether a click opened a screen that the app has not reported dismissed.
+  public internal(set) var isScreenPresented = false
+  /// The video controller; nil without video content.
+  public internal(set) var video: VideoPlayer?
+  /// Whether an adapter that tracks impressions itself was asked to handle the impression.
+  var adapterToldOfImpression = false
+  /// The asset of the last click handed to an adapter that tracks clicks, until it reports one.
+  var pendingAdapterClickAsset: String?
+
+  /// The state of an ad just loaded at `now` with `options` from `creative`.
+  init(creative: Creative, options: LoaderOptions, at now: Double) {
+    let media = creative.media
+    if media.hasVideoContent {
+      video = VideoPlayer(
+        VideoControllerState(
+          isMuted: options.startMuted,
+          customControlsEnabled: options.customControlsRequested && media.customControlsAllowed,
+          clickToExpandEnabled: options.clickToExpandRequested && media.clickToExpandAllowed,
+          duration: max(0, media.duration)),
+        at: now)
+    }
+  }
+}
+
+/// Who records an ad's impressions or clicks: the service, or the mediation adapter that
+/// mapped it (the mapped ad's `handlesUserImpressions` / `handlesUserClicks`).
+public enum Tracker: Sendable, Equatable {
+  case service
+  case adapter
+}
+
+/// A change asked of a live ad (see ``AdState/apply(_:to:at:)``).
+public enum AdChange: Sendable, Equatable {
+  /// Notice a video that has played to its end (done first by every change, and by reads).
+  case settle
+  /// The app records the impression.
+  case recordImpression
+  /// The app reports how many pixels of the registered ad view are visible.
+  case reportVisibility(visiblePixels: Int)
+  /// The app clicks an asset (its canonical key) on behalf of `caller`.
+  case click(assetKey: String, openableURLSchemes: [String], caller: OwnerID)
+  /// The user came back from the screen a click opened.
+  case dismissScreen
+  /// `caller` enables or disables its custom click handler.
+  case setCustomClickHandler(enabled: Bool, caller: OwnerID)
+  /// Mute This Ad (the reason is already checked against the offered ones).
+  case mute(reason: String?)
+  /// A custom-controls action on the video.
+  case videoControl(VideoAction)
+  /// The app registers the native ad view.
+  case registerAdView(AdViewRegistration)
+  /// The app unregisters the native ad view.
+  case unregisterAdView
+  /// The ad is released: a mediated ad's adapter stops tracking a registered view.
+  case release
+  /// The adapter of a mediated ad reports the impression.
+  case adapterImpression
+  /// The adapter of a mediated ad reports a click.
+  case adapterClick
+  /// The adapter of a mediated ad reports a full-screen or video event.
+  case adapterEvent(AdEventKind)
+}
+
+/// What a change did: its outcome, and what follows from it, in order.
+public struct AdTransition: Sendable, Equatable {
+  /// What the caller is answered.
+  public var outcome: AdOutcome
+  /// The events to record and the messages to send, in order.
+  public var effects: [AdEffect]
+}
+
+/// The answer to one ``AdChange``.
+public enum AdOutcome: Sendable, Equatable {
+  case impression(ImpressionOutcome)
+  case click(ClickOutcome)
+  case video(VideoControlOutcome)
+  case adView(AdViewRegistration)
+  /// Whether the change changed anything (dismissals, mutes, unregistering, adapter reports,
+  /// and the custom click handler's new setting).
+  case changed(Bool)
+
+  /// The ``changed(_:)`` value, false for the other cases.
+  public var changed: Bool {
+    if case .changed(let value) = self { return value }
+    return false
+  }
+}
+
+/// What follows from a change, beyond its answer.
+public enum AdEffect: Sendable, Equatable {
+  /// Record an event on the ad (the log, and the ad's owner).
+  case event(AdEventKind, assetKey: String? = nil, reason: String? = nil)
+  /// Tell the mediation adapter of the ad.
+  case adapter(AdapterNotice)
+  /// Hand a click to the custom click handler `owner` enabled.
+  case customClick(assetID: String, owner: OwnerID)
+}
+
+/// What the service tells the adapter of a mediated ad (``MediatedNativeAdForwarding``).
+public enum AdapterNotice: Sendable, Equatable {
+  case didRecordImpression
+  case didRecordClick(assetKey: String)
+  case handleImpression
+  case handleClick(assetKey: String)
+  case didRender(clickable: [String], nonclickable: [String])
+  case didUntrackView
+}

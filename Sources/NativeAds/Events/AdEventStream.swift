@@ -1,0 +1,64 @@
+/// Everything recorded about live ads, as it happens, to every subscriber: the event log, the
+/// RPC layer (which sends each event to the connection that loaded the ad), and whatever else
+/// watches (an inspector, a fleet).
+///
+/// Numbers each event (1, 2, ...) before handing it on. Observers are held weakly and told in
+/// the order they subscribed, synchronously on the event loop thread, after the ad's state
+/// changed (so an observer may call back into the manager).
+public final class AdEventStream {
+  private struct Subscriber {
+    weak var observer: (any AdEventObserver)?
+  }
+
+  private var subscribers: [Subscriber] = []
+  /// The sequence number of the latest event (0 before the first).
+  public private(set) var lastSequence = 0
+
+  /// A stream nobody listens to yet.
+  public init() {}
+
+  /// Adds `observer` (held weakly) after the current ones.
+  public func subscribe(_ observer: any AdEventObserver) {
+    subscribers.removeAll { $0.observer == nil }
+    subscribers.append(Subscriber(observer: observer))
+  }
+
+  /// Removes `observer`.
+  public func unsubscribe(_ observer: any AdEventObserver) {
+    subscribers.removeAll { $0.observer == nil || $0.observer === observer }
+  }
+
+  /// Numbers and publishes an event about `ad`.
+  @discardableResult
+  func publish(
+    _ kind: AdEventKind, on ad: NativeAd, assetKey: String?, reason: String?, at time: Double
+  ) -> AdEvent {
+    lastSequence += 1
+    let event = AdEvent(
+      sequence: lastSequence, adId: ad.id, owner: ad.owner, event: kind, assetKey: assetKey,
+      reason: reason, time: time)
+    for subscriber in subscribers { subscriber.observer?.adEventRecorded(event) }
+    return event
+  }
+
+  /// Publishes a click handed to the custom click handler `owner` enabled (after the click's
+  /// `didRecordClick`).
+  func publishCustomClick(on adId: String, assetID: String, for owner: OwnerID) {
+    for subscriber in subscribers {
+      subscriber.observer?.customClick(on: adId, assetID: assetID, for: owner)
+    }
+  }
+}
+
+/// Watches an ``AdEventStream``.
+public protocol AdEventObserver: AnyObject {
+  /// An event was recorded; `event.owner` is the connection that loaded the ad.
+  func adEventRecorded(_ event: AdEvent)
+  /// A click was handed to the custom click handler `owner` enabled. Default: nothing.
+  func customClick(on adId: String, assetID: String, for owner: OwnerID)
+}
+
+extension AdEventObserver {
+  /// Does nothing.
+  public func customClick(on adId: String, assetID: String, for owner: OwnerID) {}
+}

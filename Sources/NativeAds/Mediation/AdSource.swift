@@ -1,0 +1,132 @@
+/// Where ads come from: the inventory's creatives, a custom event adapter, and any other
+/// source a load can ask (an ad response string, a bidder). A load asks its sources in turn
+/// through the ``WaterfallEngine``, which times them out, keeps their response info entries
+/// and finishes the load once. A new kind of source is a type conforming to this protocol and
+/// a case in ``AdSourceCatalog``; the ``AdManager`` does not change.
+///
+/// Loop-bound: asked and answering on the event loop thread.
+public protocol AdSource: AnyObject {
+  /// The `adNetworkClassName` of the source's response info entry when it fails while waited
+  /// on (timeout, deadline, its answerer gone).
+  var adNetworkClassName: String { get }
+  /// The `adSourceName` of that entry.
+  var adSourceName: String { get }
+  /// How long the engine waits for an answer, in milliseconds; nil: no limit of its own (the
+  /// load's deadline still applies).
+  var timeoutMs: UInt64? { get }
+  /// Asks for up to `ask.count` ads. Answers through `answer` exactly once, now or later,
+  /// unless abandoned first; returns the ask in flight when it will answer later (nil when it
+  /// already answered).
+  func ask(_ ask: SourceAsk, answer: @escaping (SourceAnswer) -> Void) -> (any PendingAsk)?
+}
+
+/// An ask a source has not answered yet.
+public protocol PendingAsk: AnyObject {
+  /// Who will answer: the owner of the adapter that was asked (a connection), nil for
+  /// in-process sources. When that owner goes away, the ask fails at once.
+  var answerer: OwnerID? { get }
+  /// The engine no longer waits (timeout, deadline, cancellation, the answerer left): answers
+  /// after this do nothing.
+  func abandon()
+}
+
+/// One ask of a source during a load.
+public struct SourceAsk {
+  /// The app's request.
+  public var request: AdRequest
+  /// The ad unit loaded.
+  public var unit: AdUnit
+  /// The options ads are served with (`numberOfAds` as the load serves).
+  public var options: LoaderOptions
+  /// How many ads the load wants from this source.
+  public var count: Int
+  /// The load's seeds: a source that draws at random takes the next one.
+  public var seeds: SeedSequence
+}
+
+/// The seeds of one load's random sources: the first source to draw gets the load's seed, the
+/// k-th after it that seed mixed with k, so a load with the same seed draws the same.
+public final class SeedSequence {
+  private let base: UInt64
+  private var drawn: UInt64 = 0
+
+  /// A sequence starting at `base`.
+  public init(base: UInt64) {
+    self.base = base
+  }
+
+  /// The next seed.
+  public func next() -> UInt64 {
+    defer { drawn += 1 }
+    return drawn == 0 ? base : Self.mix(base, drawn)
+  }
+
+  /// Mixes two values into a well-spread seed.
+  public static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    var generator = SplitMix64(seed: a ^ (b &* 0xD1B5_4A32_D192_ED03))
+    return generator.next()
+  }
+}
+
+/// A creative a source filled with, and how it was mediated.
+public struct SourceFill {
+  /// The creative to serve.
+  public var creative: Creative
+  /// How the ad was mediated; nil for inventory creatives.
+  public var mediation: MediationInfo?
+  /// Called with the live ad made from the fill, before anybody hears of it.
+  public var bind: ((NativeAd) -> Void)?
+
+  /// Creates a fill.
+  public init(
+    creative: Creative, mediation: MediationInfo? = nil, bind: ((NativeAd) -> Void)? = nil
+  ) {
+    self.creative = creative
+    self.mediation = mediation
+    self.bind = bind
+  }
+}
+
+/// What a source answered: ads, or why not, and the names its response info entry shows.
+public struct SourceAnswer {
+  /// How the source failed.
+  public enum Failure: Sendable, Equatable {
+    /// It was asked and reported `error`.
+    case failed(AdNetworkError)
+    /// It was not asked (latency 0): `error` says why.
+    case skipped(AdNetworkError)
+    /// It was not asked because its adapter class is not registered.
+    case missingAdapter(AdNetworkError)
+
+    /// The error shown in the response info entry.
+    public var error: AdNetworkError {
+      switch self {
+      case .failed(let error), .skipped(let error), .missingAdapter(let error): error
+      }
+    }
+  }
+
+  /// The entry's `adNetworkClassName`.
+  public var adNetworkClassName: String
+  /// The entry's `adSourceName`.
+  public var adSourceName: String
+  /// The ads, best first; empty on failure.
+  public var fills: [SourceFill]
+  /// Why there are no ads; nil when it filled.
+  public var failure: Failure?
+
+  /// The source filled with `fills` (at least one).
+  public static func filled(_ fills: [SourceFill], className: String, sourceName: String)
+    -> SourceAnswer
+  {
+    SourceAnswer(adNetworkClassName: className, adSourceName: sourceName, fills: fills)
+  }
+
+  /// The source did not fill.
+  public static func failed(_ failure: Failure, className: String, sourceName: String)
+    -> SourceAnswer
+  {
+    SourceAnswer(
+      adNetworkClassName: className, adSourceName: sourceName, fills: [], failure: failure)
+  }
+}

@@ -1,0 +1,81 @@
+/// What one load asks, and of whom: the sources in order, how many ads, and its deadline.
+struct LoadPlan {
+  /// The app's request.
+  var request: AdRequest
+  /// The unit loaded.
+  var unit: AdUnit
+  /// Who loads; the ads are theirs.
+  var owner: OwnerID
+  /// The sources, in the order they are asked.
+  var sources: [any AdSource]
+  /// The options ads are served with (`numberOfAds` as many as the load serves).
+  var options: LoaderOptions
+  /// The load's seeds.
+  var seeds: SeedSequence
+  /// The whole load's deadline in milliseconds; nil for none.
+  var deadlineMs: UInt64?
+  /// The response identifier of the load.
+  var responseIdentifier: String
+}
+
+/// What a finished load filled with.
+struct LoadFill {
+  /// The fills, best first.
+  var fills: [SourceFill]
+  /// The response info: the source that filled, and every source tried.
+  var responseInfo: ResponseInfo
+}
+
+/// The state of one load in flight (see ``WaterfallEngine``).
+///
+/// Owned by the engine's table of loads in flight until it finishes; answers, timers and the
+/// deadline refer to it weakly, so a finished load is freed at once.
+final class WaterfallLoad {
+  /// The source being waited on.
+  struct Waiting {
+    var token: UInt64
+    var ask: (any PendingAsk)?
+    var askedAt: Double
+    var timeoutMs: UInt64?
+    var timeoutWork: (any ScheduledWork)?
+  }
+
+  typealias Completion = (Result<LoadFill, AdLoadError>) -> Void
+
+  /// The engine's number for this load (1, 2, ...).
+  let number: UInt64
+  let plan: LoadPlan
+  /// The caller's completion; nil once the load finished (or was cancelled).
+  var completion: Completion?
+  /// The index of the next source to ask.
+  var nextSource = 0
+  /// Numbers the asks, so that an answer to an ask no longer waited on changes nothing.
+  var askCounter: UInt64 = 0
+  /// The response info entries of the sources tried, in order.
+  var tried: [AdNetworkInfo] = []
+  /// How many sources were skipped for a missing adapter.
+  var missingAdapters = 0
+  /// Whether a source reported a network error.
+  var sawNetworkError = false
+  var deadlineWork: (any ScheduledWork)?
+  var waiting: Waiting?
+  /// Whether the engine is inside its loop asking this load's sources.
+  var isAdvancing = false
+
+  init(number: UInt64, plan: LoadPlan, completion: @escaping Completion) {
+    self.number = number
+    self.plan = plan
+    self.completion = completion
+  }
+
+  /// Whether the load has finished (or was cancelled).
+  var isFinished: Bool { completion == nil }
+
+  /// Response info for the load as it stands, with `loaded` the entry of the source that
+  /// filled (nil on failure).
+  func responseInfo(loaded: AdNetworkInfo?) -> ResponseInfo {
+    ResponseInfo(
+      responseIdentifier: plan.responseIdentifier, request: plan.request, loaded: loaded,
+      tried: tried)
+  }
+}

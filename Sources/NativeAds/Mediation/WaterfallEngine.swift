@@ -1,0 +1,236 @@
+/// Runs loads: asks a plan's sources in turn until one fills, times each out, keeps the
+/// deadline, and finishes each load exactly once (see `docs/mediation.md`).
+///
+/// - Each source is asked when the one before it failed; a source that answers later is
+///   waited for, for at most its ``AdSource/timeoutMs``
+///   (``AdNetworkError/adapterTimeout(milliseconds:)``; a later answer is ignored).
+/// - The plan's deadline: when it passes, the source being asked gets a
+///   ``AdNetworkError/deadlinePassed(milliseconds:)`` entry, the rest are not tried, and the
+///   load fails with ``GADErrorCode/timeout``.
+/// - When nothing fills, the load fails with ``GADErrorCode/networkError`` if a source
+///   reported a network error, else ``GADErrorCode/mediationAdapterError`` if every source was
+///   skipped for a missing adapter, else ``GADErrorCode/noFill``.
+///
+/// Timeouts and deadlines run on ``scheduler``; without one nothing times out. Latencies are
+/// from when each source was asked, by ``clock``. Loop-bound.
+final class WaterfallEngine {
+  let clock: any AdClock
+  var scheduler: (any MediationScheduler)?
+  private var loadCounter: UInt64 = 0
+  /// The loads in flight, by number.
+  private(set) var active: [UInt64: WaterfallLoad] = [:]
+
+  init(clock: any AdClock) {
+    self.clock = clock
+  }
+
+  /// How many loads are in flight (waiting for a source).
+  var inFlightCount: Int { active.count }
+
+  /// Runs `plan`; `completion` gets the fills or the failure, exactly once (unless the load is
+  /// cancelled). Returns the load (finished already when every source answered at once).
+  @discardableResult
+  func start(_ plan: LoadPlan, completion: @escaping WaterfallLoad.Completion) -> WaterfallLoad {
+    loadCounter += 1
+    let run = WaterfallLoad(number: loadCounter, plan: plan, completion: completion)
+    active[run.number] = run
+    if let scheduler, let deadlineMs = plan.deadlineMs {
+      run.deadlineWork = scheduler.schedule(after: deadlineMs) { [weak self, weak run] in
+        guard let self, let run else { return }
+        self.deadlinePassed(run, deadlineMs: deadlineMs)
+      }
+    }
+    advance(run)
+    return run
+  }
+
+  /// Cancels `owner`'s loads in flight: their completions are never called and the sources
+  /// they wait on are abandoned. Returns how many.
+  @discardableResult
+  func cancelLoads(ownedBy owner: OwnerID) -> Int {
+    let runs = active.values.filter { $0.plan.owner == owner }.sorted { $0.number < $1.number }
+    for run in runs { cancel(run) }
+    return runs.count
+  }
+
+  /// Fails every ask that `answerer` was to answer (it went away) as
+  /// ``AdNetworkError/adapterConnectionClosed``: those loads move on to their next source.
+  func failAsks(answeredBy answerer: OwnerID) {
+    let runs = active.values
+      .filter { $0.waiting?.ask?.answerer == answerer }
+      .sorted { $0.number < $1.number }
+    for run in runs {
+      guard let waiting = run.waiting, waiting.ask?.answerer == answerer, !run.isFinished else {
+        continue
+      }
+      stopWaiting(run)
+      sourceFailed(run, waiting, .failed(.adapterConnectionClosed))
+      advance(run)
+    }
+  }
+
+  /// Ends `run` without an answer (its completion is dropped).
+  func cancel(_ run: WaterfallLoad) {
+    guard !run.isFinished else { return }
+    stopWaiting(run)
+    end(run)
+  }
+
+  // MARK: Running
+
+  /// Asks the next sources of `run` while none is being waited for, until it finishes.
+  /// Re-entrant calls (a source answering inside its ask) return at once: the outer loop goes
+  /// on.
+  private func advance(_ run: WaterfallLoad) {
+    guard !run.isAdvancing else { return }
+    run.isAdvancing = true
+    defer { run.isAdvancing = false }
+    while !run.isFinished, run.waiting == nil {
+      guard run.nextSource < run.plan.sources.count else {
+        finishWithoutAd(run)
+        return
+      }
+      let source = run.plan.sources[run.nextSource]
+      run.nextSource += 1
+      ask(source, for: run)
+    }
+  }
+
+  private func ask(_ source: any AdSource, for run: WaterfallLoad) {
+    run.askCounter += 1
+    let token = run.askCounter
+    run.waiting = WaterfallLoad.Waiting(
+      token: token, ask: nil, askedAt: clock.now(), timeoutMs: source.timeoutMs)
+    let plan = run.plan
+    let ask = SourceAsk(
+      request: plan.request, unit: plan.unit, options: plan.options,
+      count: plan.options.numberOfAds, seeds: plan.seeds)
+    let pending = source.ask(ask) { [weak self, weak run] answer in
+      guard let self, let run else { return }
+      self.answered(run, token: token, answer)
+    }
+    // Still waiting on this ask: it answers later, within its timeout.
+    guard let pending, run.waiting?.token == token, !run.isFinished else { return }
+    run.waiting?.ask = pending
+    if let scheduler, let timeoutMs = source.timeoutMs {
+      run.waiting?.timeoutWork = scheduler.schedule(after: timeoutMs) { [weak self, weak run] in
+        guard let self, let run else { return }
+        self.timedOut(run, token: token)
+      }
+    }
+  }
+
+  /// A source answered ask `token` of `run` (ignored unless that ask is still waited on).
+  private func answered(_ run: WaterfallLoad, token: UInt64, _ answer: SourceAnswer) {
+    guard !run.isFinished, let waiting = run.waiting, waiting.token == token else { return }
+    stopWaiting(run, abandoning: false)
+    if let failure = answer.failure {
+      sourceFailed(
+        run, waiting, failure, className: answer.adNetworkClassName,
+        sourceName: answer.adSourceName)
+      advance(run)
+      return
+    }
+    let entry = AdNetworkInfo(
+      adNetworkClassName: answer.adNetworkClassName, adSourceName: answer.adSourceName,
+      latency: max(0, clock.now() - waiting.askedAt), error: nil)
+    run.tried.append(entry)
+    finish(
+      run, .success(LoadFill(fills: answer.fills, responseInfo: run.responseInfo(loaded: entry))))
+  }
+
+  /// The source `run` waits on got no answer within its timeout.
+  private func timedOut(_ run: WaterfallLoad, token: UInt64) {
+    guard !run.isFinished, let waiting = run.waiting, waiting.token == token,
+      let timeoutMs = waiting.timeoutMs
+    else { return }
+    stopWaiting(run)
+    sourceFailed(run, waiting, .failed(.adapterTimeout(milliseconds: timeoutMs)))
+    advance(run)
+  }
+
+  /// The deadline of `run` passed: the source being asked times out and the load fails.
+  private func deadlinePassed(_ run: WaterfallLoad, deadlineMs: UInt64) {
+    guard !run.isFinished else { return }
+    run.deadlineWork = nil
+    if let waiting = run.waiting {
+      stopWaiting(run)
+      sourceFailed(run, waiting, .failed(.deadlinePassed(milliseconds: deadlineMs)))
+    }
+    finish(
+      run,
+      .failure(
+        AdLoadError(
+          code: .timeout,
+          message:
+            "Request Error: The mediation waterfall did not fill within its deadline of"
+            + " \(deadlineMs) ms.",
+          responseInfo: run.responseInfo(loaded: nil))))
+  }
+
+  /// Stops waiting on `run`'s current source: its timeout is cancelled and, unless it just
+  /// answered, the ask is abandoned.
+  private func stopWaiting(_ run: WaterfallLoad, abandoning: Bool = true) {
+    guard let waiting = run.waiting else { return }
+    run.waiting = nil
+    waiting.timeoutWork?.cancel()
+    if abandoning { waiting.ask?.abandon() }
+  }
+
+  /// Records the failure of the source `run` waited on.
+  private func sourceFailed(
+    _ run: WaterfallLoad, _ waiting: WaterfallLoad.Waiting, _ failure: SourceAnswer.Failure,
+    className: String? = nil, sourceName: String? = nil
+  ) {
+    let latency: Double
+    switch failure {
+    case .failed(let error):
+      if error.isNetworkError { run.sawNetworkError = true }
+      latency = max(0, clock.now() - waiting.askedAt)
+    case .skipped: latency = 0
+    case .missingAdapter:
+      run.missingAdapters += 1
+      latency = 0
+    }
+    let source = run.plan.sources[run.nextSource - 1]
+    run.tried.append(
+      AdNetworkInfo(
+        adNetworkClassName: className ?? source.adNetworkClassName,
+        adSourceName: sourceName ?? source.adSourceName, latency: latency, error: failure.error))
+  }
+
+  /// Fails `run` after every source was tried.
+  private func finishWithoutAd(_ run: WaterfallLoad) {
+    let code: GADErrorCode
+    let message: String
+    if run.sawNetworkError {
+      code = .networkError
+      message = "Request Error: A network error occurred."
+    } else if run.missingAdapters > 0, run.missingAdapters == run.tried.count {
+      code = .mediationAdapterError
+      message = "Request Error: No adapter is registered for any source of the waterfall."
+    } else {
+      code = .noFill
+      message = AdNetworkError.noFill.message
+    }
+    finish(
+      run,
+      .failure(
+        AdLoadError(code: code, message: message, responseInfo: run.responseInfo(loaded: nil))))
+  }
+
+  /// Ends `run` and hands `result` to its completion.
+  private func finish(_ run: WaterfallLoad, _ result: Result<LoadFill, AdLoadError>) {
+    guard let completion = run.completion else { return }
+    end(run)
+    completion(result)
+  }
+
+  /// Forgets `run`: no completion, no deadline, not in flight.
+  private func end(_ run: WaterfallLoad) {
+    run.completion = nil
+    run.deadlineWork?.cancel()
+    run.deadlineWork = nil
+    active.removeValue(forKey: run.number)
+  }
+}

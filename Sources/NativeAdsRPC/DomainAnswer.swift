@@ -1,0 +1,53 @@
+import JSONRPC
+import NativeAds
+
+extension MethodContext {
+  /// Answers with a domain call that replies through a completion: the result is written
+  /// straight into `w` when the call answered at once (the in-memory store always does), and
+  /// the reply is deferred when it answers later (a shared store's round trip).
+  func answer<T, Failure: Error>(
+    into w: inout JSONWriter, error map: @escaping (Failure) -> RPCError,
+    _ start: (@escaping (Result<T, Failure>) -> Void) -> Void,
+    write: @escaping (T, inout JSONWriter) -> Void
+  ) throws(RPCError) {
+    var immediate: Result<T, Failure>?
+    var later: DeferredReply?
+    start { outcome in
+      guard let reply = later else {
+        immediate = outcome
+        return
+      }
+      switch outcome {
+      case .success(let value): reply.resolve { w in write(value, &w) }
+      case .failure(let error): reply.reject(map(error))
+      }
+    }
+    switch immediate {
+    case .success(let value)?: write(value, &w)
+    case .failure(let error)?: throw map(error)
+    case nil: later = call.deferReply()
+    }
+  }
+
+  /// ``answer(into:error:_:write:)`` for a call about an ad, whose errors `method` reports.
+  func answer<T>(
+    _ method: String, into w: inout JSONWriter,
+    _ start: (@escaping AdManager.Reply<T>) -> Void,
+    write: @escaping (T, inout JSONWriter) -> Void
+  ) throws(RPCError) {
+    try answer(into: &w, error: { $0.rpcError(method: method) }, start, write: write)
+  }
+}
+
+extension AdObjectError {
+  /// Runs `body`, reporting an ``AdObjectError`` as method `method` answers it.
+  static func reported<T>(by method: String, _ body: () throws(AdObjectError) -> T)
+    throws(RPCError) -> T
+  {
+    do {
+      return try body()
+    } catch {
+      throw error.rpcError(method: method)
+    }
+  }
+}

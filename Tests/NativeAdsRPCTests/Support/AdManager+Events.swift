@@ -1,0 +1,6 @@
+import NativeAds
+
+extension AdManager {
+  /// The events the in-memory log keeps, oldest first.
+  var events: [AdEvent] { (eventLog as? InMemoryAdEventLog)?.events ?? [] }
+}
