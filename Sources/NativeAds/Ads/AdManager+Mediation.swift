@@ -11,7 +11,7 @@ extension AdManager {
   /// - `customEvent`: the adapter registered under its class name (``adapters``) is asked
   ///   for a native ad (``MediationNativeAdConfiguration``), and the source fails when it
   ///   answers with an error, maps an ad that is not valid
-  ///   (``MediatedNativeAd/validationProblem``; code 102), or does not answer within
+  ///   (``MediatedNativeAd/problem``; code 102), or does not answer within
   ///   `timeoutMs` (``AdNetworkError/adapterTimeout(milliseconds:)``; a later answer is
   ///   ignored). A class that is not registered is skipped
   ///   (``AdNetworkError/missingAdapter(className:)``, latency 0), and so is every custom
@@ -235,8 +235,8 @@ extension AdManager {
       advance(run)
       return nil
     case .success(let ad):
-      if let problem = ad.validationProblem {
-        sourceFailed(run, pending, .invalidMappedAd(problem))
+      if let problem = ad.problem {
+        sourceFailed(run, pending, .invalidMappedAd(problem.description))
         advance(run)
         return nil
       }

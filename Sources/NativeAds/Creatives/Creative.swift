@@ -88,6 +88,9 @@ public struct Creative: Sendable {
     set { update { $0.muteThisAdReasons = newValue } }
   }
 
+  /// The eCPMs a store may state (creatives and waterfall sources alike).
+  public static let eCPMRange: ClosedRange<Double> = 0...1_000_000
+
   /// The ad kind this creative is served as.
   public var kind: AdKind { content.kind }
 
