@@ -41,7 +41,10 @@ enum OpenRPCDocument {
                     ])
                   })
               ),
-              ("result", .object([("name", .string("result")), ("schema", signature.result.schema)])),
+              (
+                "result",
+                .object([("name", .string("result")), ("schema", signature.result.schema)])
+              ),
             ]
             if !signature.errors.isEmpty {
               members.append(

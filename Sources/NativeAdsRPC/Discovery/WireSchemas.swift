@@ -194,7 +194,8 @@ enum WireSchemas {
               "credentials",
               S.object([("settings", S.map(S.string))], required: ["settings"])
             ),
-            ("options", WireType.shape(LoadAd.Options.shape).schema), ("isTestRequest", S.nullable(S.boolean)),
+            ("options", WireType.shape(LoadAd.Options.shape).schema),
+            ("isTestRequest", S.nullable(S.boolean)),
           ], required: ["credentials", "options", "isTestRequest"])
       ),
     ], required: ["loadId", "adapterClassName", "adConfiguration"])

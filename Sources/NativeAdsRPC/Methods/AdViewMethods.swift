@@ -70,7 +70,8 @@ enum UnregisterAdView: ServiceMethod {
   static var signature: MethodSignature {
     MethodSignature(
       summary: "Undoes registerAdView.", params: AdIDRequest.params,
-      result: .shape(WireShape(nil, [Field.boolean("unregistered").member])), errors: DocumentedError.adErrors + [.wrongAdKind])
+      result: .shape(WireShape(nil, [Field.boolean("unregistered").member])),
+      errors: DocumentedError.adErrors + [.wrongAdKind])
   }
 
   static func decode(_ params: Params) throws(RPCError) -> AdIDRequest { try AdIDRequest(params) }
@@ -149,7 +150,8 @@ enum ReportScreenDismissed: ServiceMethod {
     MethodSignature(
       summary:
         "The user came back from what a click opened (willDismissScreen, didDismissScreen).",
-      params: AdIDRequest.params, result: .shape(WireShape(nil, [Field.boolean("dismissed").member])),
+      params: AdIDRequest.params,
+      result: .shape(WireShape(nil, [Field.boolean("dismissed").member])),
       errors: DocumentedError.adErrors)
   }
 

@@ -8,7 +8,8 @@ enum ImageForKey: ServiceMethod {
   static var signature: MethodSignature {
     MethodSignature(
       summary: "An image asset of an ad (icon, image, _adChoices...), or null.",
-      params: AdKeyRequest.params, result: .nullable(.component("Image")), errors: DocumentedError.adErrors)
+      params: AdKeyRequest.params, result: .nullable(.component("Image")),
+      errors: DocumentedError.adErrors)
   }
 
   static func decode(_ params: Params) throws(RPCError) -> AdKeyRequest { try AdKeyRequest(params) }

@@ -9,7 +9,8 @@ enum RegisterAdapter: ServiceMethod {
   static var signature: MethodSignature {
     MethodSignature(
       summary: "This connection answers adapter.loadNativeAd for an adapter class.",
-      params: [adapterClassName.member], result: .shape(WireShape(nil, [Field.boolean("registered").member])))
+      params: [adapterClassName.member],
+      result: .shape(WireShape(nil, [Field.boolean("registered").member])))
   }
 
   static func decode(_ params: Params) throws(RPCError) -> String {
@@ -40,7 +41,8 @@ enum UnregisterAdapter: ServiceMethod {
   static var signature: MethodSignature {
     MethodSignature(
       summary: "Stops answering for an adapter class.",
-      params: [RegisterAdapter.adapterClassName.member], result: .shape(WireShape(nil, [Field.boolean("unregistered").member])))
+      params: [RegisterAdapter.adapterClassName.member],
+      result: .shape(WireShape(nil, [Field.boolean("unregistered").member])))
   }
 
   static func decode(_ params: Params) throws(RPCError) -> String {

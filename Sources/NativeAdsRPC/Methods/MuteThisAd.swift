@@ -9,7 +9,8 @@ enum MuteThisAd: ServiceMethod {
   static var signature: MethodSignature {
     MethodSignature(
       summary: "Mute This Ad, with one of the offered reasons.",
-      params: AdIDRequest.params + [reason.member], result: .shape(WireShape(nil, [Field.boolean("muted").member])),
+      params: AdIDRequest.params + [reason.member],
+      result: .shape(WireShape(nil, [Field.boolean("muted").member])),
       errors: DocumentedError.adErrors + [.muteNotOffered])
   }
 

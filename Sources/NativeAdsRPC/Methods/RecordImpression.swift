@@ -8,7 +8,8 @@ enum RecordImpression: ServiceMethod {
   static var signature: MethodSignature {
     MethodSignature(
       summary: "Records the impression (once).",
-      params: AdIDRequest.params, result: .component("ImpressionResult"), errors: DocumentedError.adErrors)
+      params: AdIDRequest.params, result: .component("ImpressionResult"),
+      errors: DocumentedError.adErrors)
   }
 
   static func decode(_ params: Params) throws(RPCError) -> AdIDRequest { try AdIDRequest(params) }

@@ -10,7 +10,8 @@ enum SetCustomClickHandler: ServiceMethod {
   static var signature: MethodSignature {
     MethodSignature(
       summary: "This connection handles clicks on a custom native ad itself (customClick).",
-      params: AdIDRequest.params + [enabled.member], result: .shape(WireShape(nil, [Field.boolean("enabled").member])),
+      params: AdIDRequest.params + [enabled.member],
+      result: .shape(WireShape(nil, [Field.boolean("enabled").member])),
       errors: DocumentedError.adErrors + [.wrongAdKind])
   }
 

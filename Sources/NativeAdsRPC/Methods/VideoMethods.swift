@@ -17,7 +17,8 @@ enum VideoControl: ServiceMethod {
             Field.boolean("applied").member,
             WireMember(
               name: "reason", type: .cases(of: VideoControlOutcome.Reason.self), required: false),
-            WireMember(name: "videoController", type: .component("VideoController"), required: false),
+            WireMember(
+              name: "videoController", type: .component("VideoController"), required: false),
             WireMember(name: "currentTime", type: .number(), required: false),
             WireMember(name: "duration", type: .number(), required: false),
           ])), errors: DocumentedError.adErrors)

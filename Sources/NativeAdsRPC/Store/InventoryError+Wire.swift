@@ -19,12 +19,17 @@ extension InventoryProblem {
       return (Self.formatAsset(index), "repeats \(Self.formatAsset(first)) (\"\(name)\")")
     case .wouldInvalidateCreative(let id, let problem):
       let (path, message) = problem.wire
-      return ("", "would make creative \(id) invalid: " + (path.isEmpty ? message : path + " " + message))
+      return (
+        "", "would make creative \(id) invalid: " + (path.isEmpty ? message : path + " " + message)
+      )
     case .invalidECPM:
       return (C.eCPM.name.description, "must be a number of at least 0")
     case .media(let problem):
-      let field = problem == .invalidDuration ? VideoShape.duration.name : VideoShape.aspectRatio.name
-      return (Self.join(C.video.name.description, field.description), "must be a number of at least 0")
+      let field =
+        problem == .invalidDuration ? VideoShape.duration.name : VideoShape.aspectRatio.name
+      return (
+        Self.join(C.video.name.description, field.description), "must be a number of at least 0"
+      )
     case .emptyMuteReason(let index):
       return (Self.element(C.muteThisAdReasons.name, index), "must not be empty")
     case .repeatedMuteReason(let index, let reason):
@@ -42,7 +47,8 @@ extension InventoryProblem {
     case .nativeAssets(.icon(let problem)):
       return Self.image(Self.join(assets, NativeAssetsShape.icon.name.description), problem)
     case .nativeAssets(.image(let index, let problem)):
-      return Self.image(Self.join(assets, Self.element(NativeAssetsShape.images.name, index)), problem)
+      return Self.image(
+        Self.join(assets, Self.element(NativeAssetsShape.images.name, index)), problem)
     case .unknownFormat(let id):
       return (C.formatID.name.description, "names no defined custom format (\"\(id)\")")
     case .customAsset(let name, let problem):
@@ -52,7 +58,9 @@ extension InventoryProblem {
       case .notInFormat(let format): return (path, "is not an asset of format \(format)")
       case .wrongType(let expected, let format):
         let article = expected == .image ? "an" : "a"
-        return (path, "must be \(article) \(expected.rawValue) asset (format \(format) defines it so)")
+        return (
+          path, "must be \(article) \(expected.rawValue) asset (format \(format) defines it so)"
+        )
       case .secondVideo(let first):
         return (path, "is a second video asset (\(Self.join(assets, first)) is the first)")
       case .videoWithoutVideoContent: return (path, "needs the creative to have video content")
@@ -60,7 +68,9 @@ extension InventoryProblem {
       case .image(let problem): return Self.image(path, problem)
       }
     case .unknownCreative(let index, let id):
-      return (Self.element(AdUnitShape.creatives.name, index), "names no stored creative (\"\(id)\")")
+      return (
+        Self.element(AdUnitShape.creatives.name, index), "names no stored creative (\"\(id)\")"
+      )
     case .repeatedCreative(let index, let first, let id):
       let listed = AdUnitShape.creatives.name
       return (Self.element(listed, index), "repeats \(Self.element(listed, first)) (\"\(id)\")")
@@ -75,7 +85,10 @@ extension InventoryProblem {
       case .invalidECPM:
         return (Self.join(source, S.eCPM.name.description), "must be a number of at least 0")
       case .repeatedInventory(let first):
-        return (source, "repeats the inventory source (\(Self.element(AdUnitShape.waterfall.name, first)))")
+        return (
+          source,
+          "repeats the inventory source (\(Self.element(AdUnitShape.waterfall.name, first)))"
+        )
       case .emptyAdapterClassName:
         return (Self.join(source, S.adapterClassName.name.description), "must not be empty")
       case .nonPositiveTimeout:
@@ -91,7 +104,8 @@ extension InventoryProblem {
   }
 
   private static func image(_ path: String, _ problem: ImageProblem) -> (String, String) {
-    let side = problem == .nonPositiveWidth ? ImageInputShape.width.name : ImageInputShape.height.name
+    let side =
+      problem == .nonPositiveWidth ? ImageInputShape.width.name : ImageInputShape.height.name
     return (join(path, side.description), "must be a positive integer")
   }
 

@@ -127,7 +127,8 @@ enum StoreDecoder {
     }
     var adChoices: AdChoicesInfo?
     if try p(F.indirect) ?? false {
-      adChoices = try p(F.adChoices).map { a throws(InvalidField) in try self.adChoices(a) }
+      adChoices =
+        try p(F.adChoices).map { a throws(InvalidField) in try self.adChoices(a) }
         ?? defaultAdChoices
     } else if p.raw(F.adChoices.name) != nil {
       throw InvalidField(p.path(F.adChoices.name), "applies only to indirect creatives")

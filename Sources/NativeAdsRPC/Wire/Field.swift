@@ -123,8 +123,7 @@ extension Field where Value == Int {
 
 extension Field where Value == Double? {
   /// An optional finite number, within `range` when given.
-  static func optionalNumber(_ name: StaticString, in range: ClosedRange<Double>? = nil) -> Field
-  {
+  static func optionalNumber(_ name: StaticString, in range: ClosedRange<Double>? = nil) -> Field {
     Field(name, .number(range), required: false) { p, n throws(InvalidField) in
       guard let range else { return try p.optionalDouble(n) }
       return try p.optionalDouble(n, in: range)
@@ -247,7 +246,8 @@ extension Field where Value == [Params]? {
 extension Field {
   /// The field, required: absent or `null` is `is required`.
   func orRequired<Wrapped>() -> Field<Wrapped> where Value == Wrapped? {
-    Field<Wrapped>(name, type, required: true, summary: summary) { [self] p, n throws(InvalidField) in
+    Field<Wrapped>(name, type, required: true, summary: summary) {
+      [self] p, n throws(InvalidField) in
       guard let value = try self.read(p) else { throw InvalidField(p.path(n), "is required") }
       return value
     }
