@@ -5,23 +5,23 @@ extension Params {
   public func path(named name: String) -> String { pathPrefix + name }
 
   /// An array of objects, each read with the path `key[i].`.
-  public func objectArray(_ key: StaticString) throws(RPCError) -> [Params]? {
+  public func objectArray(_ key: StaticString) throws(InvalidField) -> [Params]? {
     guard let v = raw(key) else { return nil }
-    guard v.kind == .array else { throw .invalidParams(field: path(key), "must be an array") }
+    guard v.kind == .array else { throw InvalidField(path(key), "must be an array") }
     var out: [Params] = []
     out.reserveCapacity(v.count)
     for (i, element) in v.elements.enumerated() {
       let field = "\(path(key))[\(i)]"
-      guard element.kind == .object else { throw .invalidParams(field: field, "must be an object") }
+      guard element.kind == .object else { throw InvalidField(field, "must be an object") }
       out.append(Params(element, prefix: field + "."))
     }
     return out
   }
 
   /// A required nested object.
-  public func requiredObject(_ key: StaticString) throws(RPCError) -> Params {
+  public func requiredObject(_ key: StaticString) throws(InvalidField) -> Params {
     guard let p = try optionalObject(key) else {
-      throw .invalidParams(field: path(key), "is required")
+      throw InvalidField(path(key), "is required")
     }
     return p
   }
@@ -40,48 +40,55 @@ extension Params {
   }
 
   /// A nested object under a run-time name, read with a longer path.
-  public func object(named name: String) throws(RPCError) -> Params {
+  public func object(named name: String) throws(InvalidField) -> Params {
     guard let v = value(named: name), v.kind == .object else {
-      throw .invalidParams(field: path(named: name), "must be an object")
+      throw InvalidField(path(named: name), "must be an object")
     }
     return Params(v, prefix: path(named: name) + ".")
   }
 
   /// A string under a run-time name.
-  public func string(named name: String) throws(RPCError) -> String {
+  public func string(named name: String) throws(InvalidField) -> String {
     guard let s = value(named: name)?.stringValue else {
-      throw .invalidParams(field: path(named: name), "must be a string")
+      throw InvalidField(path(named: name), "must be a string")
     }
     return s
   }
 
   /// Refuses members whose names are not in `allowed` (a typo in a store file is an error,
   /// not a silently ignored field).
-  public func rejectUnknownMembers(allowed: Set<String>) throws(RPCError) {
+  public func rejectUnknownMembers(allowed: Set<String>) throws(InvalidField) {
     for name in memberNames where !allowed.contains(name) {
-      throw .invalidParams(field: path(named: name), "is not a known field")
+      throw InvalidField(path(named: name), "is not a known field")
     }
   }
 
-  /// A required integer at least `minimum`.
-  public func int(_ key: StaticString, atLeast minimum: Int) throws(RPCError) -> Int {
-    let v = try int(key)
-    guard v >= minimum else {
-      throw .invalidParams(
-        field: path(key),
-        minimum == 1 ? "must be a positive integer" : "must be at least \(minimum)")
+  /// An optional integer within `minimum...maximum` (either may be absent). Out of bounds it
+  /// is `must be a positive integer` (minimum 1) or `must be at least N` below, `must be at most
+  /// N` above; with `wordedAsRange`, `must be between A and B` either way.
+  public func optionalInt(
+    _ key: StaticString, minimum: Int?, maximum: Int?, wordedAsRange: Bool = false
+  ) throws(InvalidField) -> Int? {
+    guard let v = try optionalInt(key) else { return nil }
+    if wordedAsRange, let minimum, let maximum, !(minimum...maximum).contains(v) {
+      throw InvalidField(path(key), "must be between \(minimum) and \(maximum)")
     }
+    if let minimum, v < minimum {
+      throw InvalidField(
+        path(key), minimum == 1 ? "must be a positive integer" : "must be at least \(minimum)")
+    }
+    if let maximum, v > maximum { throw InvalidField(path(key), "must be at most \(maximum)") }
     return v
   }
 
   /// An optional number within `range`.
-  public func optionalDouble(_ key: StaticString, in range: ClosedRange<Double>) throws(RPCError)
-    -> Double?
+  public func optionalDouble(_ key: StaticString, in range: ClosedRange<Double>)
+    throws(InvalidField) -> Double?
   {
     guard let v = try optionalDouble(key) else { return nil }
     guard range.contains(v) else {
-      throw .invalidParams(
-        field: path(key),
+      throw InvalidField(
+        path(key),
         "must be between \(JSONWriter.format(range.lowerBound)) and \(JSONWriter.format(range.upperBound))"
       )
     }
@@ -89,20 +96,9 @@ extension Params {
   }
 
   /// A required string that is not empty.
-  public func nonEmptyString(_ key: StaticString) throws(RPCError) -> String {
+  public func nonEmptyString(_ key: StaticString) throws(InvalidField) -> String {
     let s = try string(key)
-    guard !s.isEmpty else { throw .invalidParams(field: path(key), "must not be empty") }
+    guard !s.isEmpty else { throw InvalidField(path(key), "must not be empty") }
     return s
-  }
-}
-
-extension RPCError {
-  /// For `-32602` errors that name a field: the field and the problem
-  /// (`("creatives[3].assets.MainImage.width", "must be a positive integer")`).
-  public var fieldProblem: (field: String, problem: String)? {
-    guard code == -32602, case .string(let field)? = data?["field"] else { return nil }
-    let prefix = "Invalid params: \(field) "
-    guard message.hasPrefix(prefix) else { return nil }
-    return (field, String(message.dropFirst(prefix.count)))
   }
 }

@@ -26,34 +26,34 @@ public struct Params {
     return v
   }
 
-  private func missing(_ key: StaticString) -> RPCError {
-    .invalidParams(field: path(key), "is required")
+  private func missing(_ key: StaticString) -> InvalidField {
+    InvalidField(path(key), "is required")
   }
 
   // MARK: Strings
 
-  public func string(_ key: StaticString) throws(RPCError) -> String {
+  public func string(_ key: StaticString) throws(InvalidField) -> String {
     guard let v = lookup(key) else { throw missing(key) }
-    guard let s = v.stringValue else { throw .invalidParams(field: path(key), "must be a string") }
+    guard let s = v.stringValue else { throw InvalidField(path(key), "must be a string") }
     return s
   }
 
-  public func optionalString(_ key: StaticString) throws(RPCError) -> String? {
+  public func optionalString(_ key: StaticString) throws(InvalidField) -> String? {
     guard let v = lookup(key) else { return nil }
-    guard let s = v.stringValue else { throw .invalidParams(field: path(key), "must be a string") }
+    guard let s = v.stringValue else { throw InvalidField(path(key), "must be a string") }
     return s
   }
 
-  public func optionalStringArray(_ key: StaticString) throws(RPCError) -> [String]? {
+  public func optionalStringArray(_ key: StaticString) throws(InvalidField) -> [String]? {
     guard let v = lookup(key) else { return nil }
     guard v.kind == .array else {
-      throw .invalidParams(field: path(key), "must be an array of strings")
+      throw InvalidField(path(key), "must be an array of strings")
     }
     var out: [String] = []
     out.reserveCapacity(v.count)
     for (i, e) in v.elements.enumerated() {
       guard let s = e.stringValue else {
-        throw .invalidParams(field: "\(path(key))[\(i)]", "must be a string")
+        throw InvalidField("\(path(key))[\(i)]", "must be a string")
       }
       out.append(s)
     }
@@ -62,44 +62,44 @@ public struct Params {
 
   /// A string restricted to the raw values of `E`.
   public func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: StaticString, _: E.Type)
-    throws(RPCError) -> E? where E.RawValue == String
+    throws(InvalidField) -> E? where E.RawValue == String
   {
     guard let s = try optionalString(key) else { return nil }
     guard let e = E(rawValue: s) else {
       let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-      throw .invalidParams(field: path(key), "must be one of \(allowed)")
+      throw InvalidField(path(key), "must be one of \(allowed)")
     }
     return e
   }
 
   // MARK: Numbers and booleans
 
-  public func optionalBool(_ key: StaticString) throws(RPCError) -> Bool? {
+  public func optionalBool(_ key: StaticString) throws(InvalidField) -> Bool? {
     guard let v = lookup(key) else { return nil }
-    guard let b = v.boolValue else { throw .invalidParams(field: path(key), "must be a boolean") }
+    guard let b = v.boolValue else { throw InvalidField(path(key), "must be a boolean") }
     return b
   }
 
-  public func bool(_ key: StaticString) throws(RPCError) -> Bool {
+  public func bool(_ key: StaticString) throws(InvalidField) -> Bool {
     guard let b = try optionalBool(key) else { throw missing(key) }
     return b
   }
 
-  public func optionalInt(_ key: StaticString) throws(RPCError) -> Int? {
+  public func optionalInt(_ key: StaticString) throws(InvalidField) -> Int? {
     guard let v = lookup(key) else { return nil }
-    guard let i = v.intValue else { throw .invalidParams(field: path(key), "must be an integer") }
+    guard let i = v.intValue else { throw InvalidField(path(key), "must be an integer") }
     return i
   }
 
-  public func int(_ key: StaticString) throws(RPCError) -> Int {
+  public func int(_ key: StaticString) throws(InvalidField) -> Int {
     guard let i = try optionalInt(key) else { throw missing(key) }
     return i
   }
 
-  public func optionalDouble(_ key: StaticString) throws(RPCError) -> Double? {
+  public func optionalDouble(_ key: StaticString) throws(InvalidField) -> Double? {
     guard let v = lookup(key) else { return nil }
     guard let d = v.doubleValue, d.isFinite else {
-      throw .invalidParams(field: path(key), "must be a number")
+      throw InvalidField(path(key), "must be a number")
     }
     return d
   }
@@ -107,9 +107,9 @@ public struct Params {
   // MARK: Nested
 
   /// A nested object (`options`, `request`), read with the same rules and a longer path.
-  public func optionalObject(_ key: StaticString) throws(RPCError) -> Params? {
+  public func optionalObject(_ key: StaticString) throws(InvalidField) -> Params? {
     guard let v = lookup(key) else { return nil }
-    guard v.kind == .object else { throw .invalidParams(field: path(key), "must be an object") }
+    guard v.kind == .object else { throw InvalidField(path(key), "must be an object") }
     return Params(v, prefix: path(key) + ".")
   }
 

@@ -8,6 +8,8 @@ protocol ServiceMethod {
   associatedtype Request
   /// The wire name (`loadAd`).
   static var name: String { get }
+  /// Its summary, params, result and errors, for the OpenRPC document.
+  static var signature: MethodSignature { get }
   static func decode(_ params: Params) throws(RPCError) -> Request
   static func handle(_ request: Request, context: MethodContext, result: inout JSONWriter)
     throws(RPCError)
@@ -44,6 +46,7 @@ var allMethods: [any ServiceMethod.Type] {
     StorePutAdUnit.self,
     StoreRemove.self,
     StoreList.self,
+    FormatsSchema.self,
     RegisterAdapter.self,
     UnregisterAdapter.self,
     AdapterReportImpression.self,
@@ -51,6 +54,5 @@ var allMethods: [any ServiceMethod.Type] {
     AdapterReportVideoEvent.self,
     AdapterReportFullScreen.self,
     RPCDiscover.self,
-    FormatsSchema.self,
   ]
 }

@@ -7,26 +7,29 @@ import Testing
   }
 
   /// Runs `body` on the params object `json` (`nil` for absent params).
-  private func decode<T>(_ json: String?, _ body: (Params) throws(RPCError) -> T) throws -> Result<
-    T, RPCError
-  > {
+  private func decode<T>(_ json: String?, _ body: (Params) throws(InvalidField) -> T) throws
+    -> Result<
+      T, RPCError
+    >
+  {
     guard let json else {
-      do throws(RPCError) {
+      do throws(InvalidField) {
         return .success(try body(Params(nil)))
       } catch {
-        return .failure(error)
+        return .failure(error.rpcError)
       }
     }
     return try withRoot(json) { root in
-      do throws(RPCError) {
+      do throws(InvalidField) {
         return .success(try body(Params(root)))
       } catch {
-        return .failure(error)
+        return .failure(error.rpcError)
       }
     }
   }
 
-  private func error(_ json: String?, _ body: (Params) throws(RPCError) -> Void) throws -> RPCError?
+  private func error(_ json: String?, _ body: (Params) throws(InvalidField) -> Void) throws
+    -> RPCError?
   {
     if case .failure(let e) = try decode(json, body) { return e }
     return nil
@@ -120,7 +123,7 @@ import Testing
   // MARK: Accessors
 
   @Test func stringsAreDecoded() throws {
-    let value = try decode(#"{"s":"a\nb","o":null}"#) { (p: Params) throws(RPCError) in
+    let value = try decode(#"{"s":"a\nb","o":null}"#) { (p: Params) throws(InvalidField) in
       (try p.string("s"), try p.optionalString("o"), try p.optionalString("missing"))
     }
     let (s, o, missing) = try value.get()
@@ -128,25 +131,26 @@ import Testing
     #expect(o == nil)
     #expect(missing == nil)
     #expect(
-      try error(#"{"s":1}"#) { (p: Params) throws(RPCError) in _ = try p.optionalString("s") }
+      try error(#"{"s":1}"#) { (p: Params) throws(InvalidField) in _ = try p.optionalString("s") }
         == .invalidParams(field: "s", "must be a string"))
   }
 
   @Test func stringArraysNameTheBadElement() throws {
     #expect(
-      try decode(#"{"a":["x","y"]}"#) { (p: Params) throws(RPCError) in
+      try decode(#"{"a":["x","y"]}"#) { (p: Params) throws(InvalidField) in
         try p.optionalStringArray("a")
       }
       .get() == ["x", "y"])
     #expect(
-      try decode(#"{"a":[]}"#) { (p: Params) throws(RPCError) in try p.optionalStringArray("a") }
-        .get() == [])
-    let element = try error(#"{"a":["x",2]}"#) { (p: Params) throws(RPCError) in
+      try decode(#"{"a":[]}"#) { (p: Params) throws(InvalidField) in try p.optionalStringArray("a")
+      }
+      .get() == [])
+    let element = try error(#"{"a":["x",2]}"#) { (p: Params) throws(InvalidField) in
       _ = try p.optionalStringArray("a")
     }
     #expect(element?.message == "Invalid params: a[1] must be a string")
     #expect(element?.data == .object([("field", .string("a[1]"))]))
-    let notArray = try error(#"{"a":"x"}"#) { (p: Params) throws(RPCError) in
+    let notArray = try error(#"{"a":"x"}"#) { (p: Params) throws(InvalidField) in
       _ = try p.optionalStringArray("a")
     }
     #expect(notArray?.message == "Invalid params: a must be an array of strings")
@@ -154,11 +158,11 @@ import Testing
 
   @Test func enumsListTheAllowedValues() throws {
     #expect(
-      try decode(#"{"f":"pear"}"#) { (p: Params) throws(RPCError) in
+      try decode(#"{"f":"pear"}"#) { (p: Params) throws(InvalidField) in
         try p.optionalEnum("f", Fruit.self)
       }
       .get() == .pear)
-    let bad = try error(#"{"f":"plum"}"#) { (p: Params) throws(RPCError) in
+    let bad = try error(#"{"f":"plum"}"#) { (p: Params) throws(InvalidField) in
       _ = try p.optionalEnum("f", Fruit.self)
     }
     #expect(bad?.code == -32602)
@@ -167,40 +171,41 @@ import Testing
   }
 
   @Test func numbersAndBooleans() throws {
-    let (i, d, b) = try decode(#"{"i":-7,"d":2.5,"b":false}"#) { (p: Params) throws(RPCError) in
+    let (i, d, b) = try decode(#"{"i":-7,"d":2.5,"b":false}"#) { (p: Params) throws(InvalidField) in
       (try p.int("i"), try p.optionalDouble("d"), try p.bool("b"))
     }.get()
     #expect(i == -7)
     #expect(d == 2.5)
     #expect(b == false)
     #expect(
-      try error(#"{}"#) { (p: Params) throws(RPCError) in _ = try p.int("i") }
+      try error(#"{}"#) { (p: Params) throws(InvalidField) in _ = try p.int("i") }
         == .invalidParams(field: "i", "is required"))
     #expect(
-      try error(#"{}"#) { (p: Params) throws(RPCError) in _ = try p.bool("b") }
+      try error(#"{}"#) { (p: Params) throws(InvalidField) in _ = try p.bool("b") }
         == .invalidParams(field: "b", "is required"))
     #expect(
-      try error(#"{"d":"1"}"#) { (p: Params) throws(RPCError) in _ = try p.optionalDouble("d") }
+      try error(#"{"d":"1"}"#) { (p: Params) throws(InvalidField) in _ = try p.optionalDouble("d") }
         == .invalidParams(field: "d", "must be a number"))
     #expect(
-      try error(#"{"d":1e999}"#) { (p: Params) throws(RPCError) in _ = try p.optionalDouble("d") }
+      try error(#"{"d":1e999}"#) { (p: Params) throws(InvalidField) in _ = try p.optionalDouble("d")
+      }
         == .invalidParams(field: "d", "must be a number"))
   }
 
   @Test func nestedObjectsPrefixTheirFieldPaths() throws {
-    let e = try error(#"{"options":{"inner":{"n":true}}}"#) { (p: Params) throws(RPCError) in
+    let e = try error(#"{"options":{"inner":{"n":true}}}"#) { (p: Params) throws(InvalidField) in
       _ = try p.optionalObject("options")?.optionalObject("inner")?.optionalInt("n")
     }
     #expect(e?.message == "Invalid params: options.inner.n must be an integer")
     #expect(e?.data == .object([("field", .string("options.inner.n"))]))
-    let path = try decode(#"{"o":{}}"#) { (p: Params) throws(RPCError) in
+    let path = try decode(#"{"o":{}}"#) { (p: Params) throws(InvalidField) in
       try p.optionalObject("o")?.path("x")
     }.get()
     #expect(path == "o.x")
   }
 
   @Test func rawGivesTheMemberOrNilForNullAndAbsent() throws {
-    let kinds = try decode(#"{"a":[1],"n":null}"#) { (p: Params) throws(RPCError) in
+    let kinds = try decode(#"{"a":[1],"n":null}"#) { (p: Params) throws(InvalidField) in
       [p.raw("a")?.kind, p.raw("n")?.kind, p.raw("x")?.kind]
     }.get()
     #expect(kinds == [.array, nil, nil])

@@ -248,7 +248,7 @@ private func customCreative(_ id: String = "bad", _ members: String = "") -> Str
     ),
     (
       #"{"creative":\#(customCreative("bad", #","indirect":true,"adChoices":{"attribution":"Promoted"}"#))}"#,
-      "creative.adChoices.attribution", #"must be "Ad", "Advertisement" or "Sponsored""#
+      "creative.adChoices.attribution", #"must be one of "Ad", "Advertisement", "Sponsored""#
     ),
     (
       #"{"creative":\#(customCreative("bad", #","indirect":true,"adChoices":{"url":"https://a.test"}"#))}"#,

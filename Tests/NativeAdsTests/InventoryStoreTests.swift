@@ -31,7 +31,7 @@ import Testing
     let inventory = Inventory()
     #expect(
       Fixtures.inventoryError { try inventory.defineFormat(CustomFormat(id: "", assets: [])) }
-        == InventoryError(path: "id", message: "must not be empty"))
+        == InventoryError(.format, "", .emptyID))
     let unnamed = CustomFormat(
       id: "1",
       assets: [
@@ -39,7 +39,7 @@ import Testing
       ])
     #expect(
       Fixtures.inventoryError { try inventory.defineFormat(unnamed) }
-        == InventoryError(path: "assets[1].name", message: "must not be empty"))
+        == InventoryError(.format, "1", .emptyAssetName(index: 1)))
     let twice = CustomFormat(
       id: "1",
       assets: [
@@ -49,8 +49,7 @@ import Testing
       ])
     let error = Fixtures.inventoryError { try inventory.defineFormat(twice) }
     #expect(
-      error == InventoryError(path: "assets[2].name", message: "repeats assets[0].name (\"A\")"))
-    #expect(error?.description == "assets[2].name repeats assets[0].name (\"A\")")
+      error == InventoryError(.format, "1", .repeatedAssetName(index: 2, firstIndex: 0, name: "A")))
     #expect(inventory.formats.isEmpty)
   }
 
@@ -62,16 +61,17 @@ import Testing
     #expect(
       Fixtures.inventoryError { try inventory.defineFormat(stricter) }
         == InventoryError(
-          path: "",
-          message:
-            "would make creative custom-10063170-1 invalid: assets.Subtitle is required by format 10063170"
-        ))
+          .format, "10063170",
+          .wouldInvalidateCreative(
+            id: "custom-10063170-1",
+            .customAsset(name: "Subtitle", .requiredByFormat(formatID: "10063170")))))
     var retyped = original
     retyped.assets[1].type = .text
     #expect(
-      Fixtures.inventoryError { try inventory.defineFormat(retyped) }?.message
-        == "would make creative custom-10063170-1 invalid: assets.MainImage must be a text asset "
-        + "(format 10063170 defines it so)")
+      Fixtures.inventoryError { try inventory.defineFormat(retyped) }?.problem
+        == .wouldInvalidateCreative(
+          id: "custom-10063170-1",
+          .customAsset(name: "MainImage", .wrongType(expected: .text, formatID: "10063170"))))
     #expect(inventory.format("10063170") == original)
 
     var looser = original
@@ -100,57 +100,53 @@ import Testing
   @Test(arguments: [
     (
       "unknown format", "99", [(name: String, value: CustomAssetValue)](), MediaContent(),
-      InventoryError(path: "formatID", message: "names no defined custom format (\"99\")")
+      InventoryProblem.unknownFormat("99")
     ),
     (
       "missing required asset", "10063170",
       [(name: "Headline", value: .text("H")), (name: "MainImage", value: .image(image()))],
       MediaContent(),
-      InventoryError(path: "assets.Caption", message: "is required by format 10063170")
+      .customAsset(name: "Caption", .requiredByFormat(formatID: "10063170"))
     ),
     (
       "unknown asset", "10063170", [(name: "Subtitle", value: .text("S"))], MediaContent(),
-      InventoryError(path: "assets.Subtitle", message: "is not an asset of format 10063170")
+      .customAsset(name: "Subtitle", .notInFormat(formatID: "10063170"))
     ),
     (
       "wrong type", "10063170", [(name: "Headline", value: .image(image()))], MediaContent(),
-      InventoryError(
-        path: "assets.Headline", message: "must be a text asset (format 10063170 defines it so)")
+      .customAsset(name: "Headline", .wrongType(expected: .text, formatID: "10063170"))
     ),
     (
       "image for text", "10063170", [(name: "MainImage", value: .text("x"))], MediaContent(),
-      InventoryError(
-        path: "assets.MainImage", message: "must be an image asset (format 10063170 defines it so)")
+      .customAsset(name: "MainImage", .wrongType(expected: .image, formatID: "10063170"))
     ),
     (
       "asset twice", "10063170",
       [(name: "Headline", value: .text("a")), (name: "Headline", value: .text("b"))],
-      MediaContent(), InventoryError(path: "assets.Headline", message: "is given twice")
+      MediaContent(), .customAsset(name: "Headline", .givenTwice)
     ),
     (
       "video without video media", "v2", [(name: "Video", value: .video)], MediaContent(),
-      InventoryError(path: "assets.Video", message: "needs the creative to have video content")
+      .customAsset(name: "Video", .videoWithoutVideoContent)
     ),
     (
       "two video assets", "v2", [(name: "Video", value: .video), (name: "Clip", value: .video)],
       videoMedia,
-      InventoryError(
-        path: "assets.Clip", message: "is a second video asset (assets.Video is the first)")
+      .customAsset(name: "Clip", .secondVideo(first: "Video"))
     ),
     (
       "text for video", "v2", [(name: "Video", value: .text("x"))], videoMedia,
-      InventoryError(
-        path: "assets.Video", message: "must be a video asset (format v2 defines it so)")
+      .customAsset(name: "Video", .wrongType(expected: .video, formatID: "v2"))
     ),
     (
       "zero-width image", "10063170", [(name: "MainImage", value: .image(image(0, 5)))],
       MediaContent(),
-      InventoryError(path: "assets.MainImage.width", message: "must be a positive integer")
+      .customAsset(name: "MainImage", .image(.nonPositiveWidth))
     ),
   ])
   func anInvalidCustomCreativeIsRefused(
     _ what: String, format: String, assets: [(name: String, value: CustomAssetValue)],
-    media: MediaContent, expected: InventoryError
+    media: MediaContent, expected: InventoryProblem
   ) throws {
     let inventory = Inventory.fixture()
     _ = try inventory.defineFormat(
@@ -161,7 +157,9 @@ import Testing
           CustomAssetDefinition(name: "Clip", type: .video, required: false),
         ]))
     let creative = Self.custom(format: format, assets: assets, media: media)
-    #expect(Fixtures.inventoryError { try inventory.putCreative(creative) } == expected, "\(what)")
+    #expect(
+      Fixtures.inventoryError { try inventory.putCreative(creative) }
+        == InventoryError(.creative, "c1", expected), "\(what)")
     #expect(inventory.creative("c1") == nil)
   }
 
@@ -172,31 +170,31 @@ import Testing
     }
     #expect(
       put(Creative(id: "", content: .native(NativeAssets(headline: "x")), landingPageURL: "u"))
-        == InventoryError(path: "id", message: "must not be empty"))
+        == InventoryError(.creative, "", .emptyID))
     #expect(
       put(
         Creative(
           id: "n", content: .native(NativeAssets(headline: "x", starRating: 5.5)),
           landingPageURL: "u"))
-        == InventoryError(path: "assets.starRating", message: "must be between 0 and 5"))
+        == InventoryError(.creative, "n", .nativeAssets(.starRatingOutOfRange)))
     #expect(
       put(
         Creative(
           id: "n",
           content: .native(NativeAssets(headline: "x", images: [Self.image(), Self.image(3, 0)])),
           landingPageURL: "u"))
-        == InventoryError(path: "assets.images[1].height", message: "must be a positive integer"))
+        == InventoryError(.creative, "n", .nativeAssets(.image(index: 1, .nonPositiveHeight))))
     #expect(
       put(
         Creative(
           id: "n", content: .native(NativeAssets(headline: "x")), eCPM: -1, landingPageURL: "u"))
-        == InventoryError(path: "eCPM", message: "must be a number of at least 0"))
+        == InventoryError(.creative, "n", .invalidECPM))
     #expect(
       put(
         Creative(
           id: "n", content: .native(NativeAssets(headline: "x")), landingPageURL: "u",
           muteThisAdReasons: ["A", "A"]))
-        == InventoryError(path: "muteThisAdReasons[1]", message: "repeats the reason \"A\""))
+        == InventoryError(.creative, "n", .repeatedMuteReason(index: 1, reason: "A")))
     #expect(inventory.creatives.isEmpty)
   }
 
@@ -205,17 +203,17 @@ import Testing
     #expect(
       Fixtures.inventoryError {
         try inventory.putAdUnit(AdUnit(id: "u", creativeIDs: ["native-content-1", "ghost"]))
-      } == InventoryError(path: "creatives[1]", message: "names no stored creative (\"ghost\")"))
+      } == InventoryError(.adUnit, "u", .unknownCreative(index: 1, creativeID: "ghost")))
     #expect(
       Fixtures.inventoryError {
         try inventory.putAdUnit(
           AdUnit(id: "u", creativeIDs: ["native-content-1", "admob-video-1", "native-content-1"]))
       }
         == InventoryError(
-          path: "creatives[2]", message: "repeats creatives[0] (\"native-content-1\")"))
+          .adUnit, "u", .repeatedCreative(index: 2, firstIndex: 0, creativeID: "native-content-1")))
     #expect(
       Fixtures.inventoryError { try inventory.putAdUnit(AdUnit(id: "", creativeIDs: [])) }
-        == InventoryError(path: "id", message: "must not be empty"))
+        == InventoryError(.adUnit, "", .emptyID))
     #expect(inventory.adUnit("u") == nil)
     #expect(try inventory.putAdUnit(AdUnit(id: "u", creativeIDs: ["native-content-1"])) == false)
     #expect(try inventory.putAdUnit(AdUnit(id: "u", creativeIDs: [])) == true)
@@ -225,14 +223,12 @@ import Testing
     let inventory = Inventory.fixture()
     #expect(
       Fixtures.inventoryError { try inventory.remove(kind: .format, id: "10063170") }
-        == InventoryError(
-          path: "", message: "format 10063170 is still used by creative custom-10063170-1"))
+        == InventoryError(.format, "10063170", .formatInUse(creativeID: "custom-10063170-1")))
     #expect(
       Fixtures.inventoryError { try inventory.remove(kind: .creative, id: "custom-10063170-1") }
         == InventoryError(
-          path: "",
-          message:
-            "creative custom-10063170-1 is still listed by ad unit /21775744923/example/native"))
+          .creative, "custom-10063170-1",
+          .creativeInUse(adUnitID: "/21775744923/example/native")))
     #expect(inventory.creative("custom-10063170-1") != nil && inventory.format("10063170") != nil)
 
     #expect(try inventory.remove(kind: .adUnit, id: "/21775744923/example/native"))

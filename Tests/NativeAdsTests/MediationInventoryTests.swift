@@ -2,9 +2,9 @@ import NativeAds
 import Testing
 
 @Suite struct MediationInventoryTests {
-  static func put(_ unit: AdUnit) -> InventoryError? {
+  static func put(_ unit: AdUnit) -> InventoryProblem? {
     let inventory = Inventory.fixture()
-    return Fixtures.inventoryError { try inventory.putAdUnit(unit) }
+    return Fixtures.inventoryError { try inventory.putAdUnit(unit) }?.problem
   }
 
   static func unit(_ waterfall: [WaterfallSource]?, deadlineMs: UInt64? = nil) -> AdUnit {
@@ -38,14 +38,14 @@ import Testing
   @Test func anEmptyWaterfallIsRefused() {
     #expect(
       Self.put(Self.unit([]))
-        == InventoryError(path: "waterfall", message: "must list at least one source"))
+        == .emptyWaterfall)
   }
 
   @Test func aNegativeOrNonFiniteECPMIsRefused() {
     for eCPM in [-0.1, .nan, .infinity] {
       #expect(
         Self.put(Self.unit([Self.sample, .inventory(eCPM: eCPM, label: nil)]))
-          == InventoryError(path: "waterfall[1].eCPM", message: "must be a number of at least 0"))
+          == .source(index: 1, .invalidECPM))
     }
   }
 
@@ -54,27 +54,25 @@ import Testing
       adapterClassName: "A", parameter: "", eCPM: 1, timeoutMs: 0, label: nil)
     #expect(
       Self.put(Self.unit([source]))
-        == InventoryError(
-          path: "waterfall[0].timeoutMs", message: "must be an integer of at least 1"))
+        == .source(index: 0, .nonPositiveTimeout))
   }
 
   @Test func anEmptyAdapterClassNameIsRefused() {
     let source = WaterfallSource.customEvent(
       adapterClassName: "", parameter: "", eCPM: 1, timeoutMs: 5, label: nil)
-    #expect(Self.put(Self.unit([source]))?.path == "waterfall[0].adapterClassName")
+    #expect(Self.put(Self.unit([source])) == .source(index: 0, .emptyAdapterClassName))
   }
 
   @Test func theInventorySourceMayAppearOnlyOnce() {
     #expect(
       Self.put(
         Self.unit([.inventory(eCPM: 1, label: nil), Self.sample, .inventory(eCPM: 2, label: nil)]))
-        == InventoryError(
-          path: "waterfall[2]", message: "repeats the inventory source (waterfall[0])"))
+        == .source(index: 2, .repeatedInventory(firstIndex: 0)))
   }
 
   @Test func aDeadlineOfZeroIsRefused() {
     #expect(
       Self.put(Self.unit(nil, deadlineMs: 0))
-        == InventoryError(path: "deadlineMs", message: "must be an integer of at least 1"))
+        == .nonPositiveDeadline)
   }
 }

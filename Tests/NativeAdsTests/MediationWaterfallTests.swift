@@ -385,7 +385,7 @@ import Testing
       M.customEvent("Bad", eCPM: 3), .inventory(eCPM: 1, label: nil),
     ])
     var mapped = TestAdapter.ad()
-    mapped.starRating = 7
+    mapped.assets.starRating = 7
     let adapter = TestAdapter(.fill(mapped))
     M.register(adapter, as: "Bad", in: manager)
     let load = M.load(manager)
@@ -393,9 +393,9 @@ import Testing
     #expect(adapter.delegates[0] == nil)
     #expect(load.ad?.creative.id == "native-app-install-1")
     let error = try #require(load.responseInfo?.adNetworkInfoArray.first?.error)
-    #expect(error == .invalidMappedAd("starRating must be between 0 and 5"))
+    #expect(error == .invalidMappedAd("the star rating is not within 0.0 to 5.0"))
     #expect(error.code == 102)
-    #expect(MediatedNativeAd(headline: "").validationProblem == "headline must not be empty")
+    #expect(MediatedNativeAd(assets: NativeAssets(headline: "")).problem == .emptyHeadline)
   }
 
   @Test func customEventsAreSkippedWhenTheRequestDoesNotAcceptNativeAds() throws {

@@ -34,7 +34,7 @@ import Testing
   /// A short summary of a load's answer.
   static func summary(_ result: Result<MediatedNativeAd, AdNetworkError>) -> String {
     switch result {
-    case .success(let ad): "fill:" + ad.headline
+    case .success(let ad): "fill:" + ad.assets.headline
     case .failure(let error): "\(error.code):\(error.message)"
     }
   }
@@ -103,29 +103,30 @@ import Testing
 
   @Test func appStyleAdsHaveAPriceARatingAndAStore() throws {
     let ad = try Self.load(seed: Self.seed(for: .fill(.app))).get()
-    #expect(ad.headline == "Sample App Install Ad")
-    #expect(ad.price == "$0.99")
-    #expect(ad.starRating == 4.5)
-    #expect(ad.store == "Sample Store")
-    #expect(ad.advertiser == nil)
-    #expect(ad.extraAssets.map(\.key) == ["DegreeOfAwesomeness"])
-    #expect(ad.extraAssets.map(\.value) == ["Quite Awesome"])
+    #expect(ad.assets.headline == "Sample App Install Ad")
+    #expect(ad.assets.price == "$0.99")
+    #expect(ad.assets.starRating == 4.5)
+    #expect(ad.assets.store == "Sample Store")
+    #expect(ad.assets.advertiser == nil)
+    #expect(ad.assets.extraAssets.map(\.key) == ["DegreeOfAwesomeness"])
+    #expect(ad.assets.extraAssets.map(\.value) == ["Quite Awesome"])
     #expect(!ad.handlesUserClicks && !ad.handlesUserImpressions)
   }
 
   @Test func contentStyleAdsHaveAnAdvertiser() throws {
     let ad = try Self.load(seed: Self.seed(for: .fill(.content))).get()
-    #expect(ad.headline == "Sample Content Ad")
-    #expect(ad.advertiser == "Sample Advertiser")
-    #expect(ad.price == nil && ad.starRating == nil && ad.store == nil)
-    #expect(ad.extraAssets.first?.key == "DegreeOfAwesomeness")
-    #expect(ad.extraAssets.first?.value == "Quite Awesome")
+    #expect(ad.assets.headline == "Sample Content Ad")
+    #expect(ad.assets.advertiser == "Sample Advertiser")
+    #expect(ad.assets.price == nil && ad.assets.starRating == nil && ad.assets.store == nil)
+    #expect(ad.assets.extraAssets.first?.key == "DegreeOfAwesomeness")
+    #expect(ad.assets.extraAssets.first?.value == "Quite Awesome")
   }
 
   @Test func imagesAreGeneratedPNGsUnlessImageLoadingIsDisabled() throws {
     let seed = Self.seed(for: .fill(.app))
     let loaded = try Self.load(seed: seed).get()
-    let images = [loaded.icon, loaded.images.first, loaded.adChoices?.image].compactMap { $0 }
+    let images = [loaded.assets.icon, loaded.assets.images.first, loaded.adChoices?.image]
+      .compactMap { $0 }
     #expect(images.count == 3)
     for image in images {
       #expect(image.url.hasPrefix("https://static.native-ads.test/sample-network/"))
@@ -135,7 +136,8 @@ import Testing
     var options = LoaderOptions()
     options.disableImageLoading = true
     let urlsOnly = try Self.load(seed: seed, options: options).get()
-    let bare = [urlsOnly.icon, urlsOnly.images.first, urlsOnly.adChoices?.image].compactMap { $0 }
+    let bare = [urlsOnly.assets.icon, urlsOnly.assets.images.first, urlsOnly.adChoices?.image]
+      .compactMap { $0 }
     #expect(bare.map(\.url) == images.map(\.url))
     #expect(bare.map(\.width) == images.map(\.width))
     #expect(bare.allSatisfy { $0.data.isEmpty })
@@ -151,8 +153,8 @@ import Testing
     var options = LoaderOptions()
     options.mediaAspectRatio = ratio
     let ad = try Self.load(seed: Self.seed(for: .fill(.content)), options: options).get()
-    #expect(ad.images.map(\.width) == [width])
-    #expect(ad.images.map(\.height) == [height])
+    #expect(ad.assets.images.map(\.width) == [width])
+    #expect(ad.assets.images.map(\.height) == [height])
     #expect(ad.media.mainImage?.width == width)
     #expect(ad.media.aspectRatio == Double(width) / Double(height))
     #expect(ratio.accepts(ratio: ad.media.aspectRatio))

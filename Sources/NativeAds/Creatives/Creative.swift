@@ -88,6 +88,9 @@ public struct Creative: Sendable {
     set { update { $0.muteThisAdReasons = newValue } }
   }
 
+  /// The eCPMs a store may state (creatives and waterfall sources alike).
+  public static let eCPMRange: ClosedRange<Double> = 0...1_000_000
+
   /// The ad kind this creative is served as.
   public var kind: AdKind { content.kind }
 
@@ -97,7 +100,7 @@ public struct Creative: Sendable {
 
   /// The width / height ratio that gives the creative its orientation for
   /// ``LoaderOptions/mediaAspectRatio``: ``MediaContent/aspectRatio`` when known (> 0), else the
-  /// ratio of its first image (a native creative's `images[0]`, a custom creative's first image
+  /// ratio of its first image (a native creative's first image, a custom creative's first image
   /// asset); nil when neither exists.
   public var orientationRatio: Double? {
     if media.aspectRatio > 0 { return media.aspectRatio }

@@ -19,3 +19,14 @@ public enum CustomAssetValue: Sendable {
     return nil
   }
 }
+
+extension CustomAssetValue {
+  /// The asset type this value is of.
+  public var type: CustomAssetType {
+    switch self {
+    case .text: .text
+    case .image: .image
+    case .video: .video
+    }
+  }
+}

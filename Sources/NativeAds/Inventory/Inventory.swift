@@ -77,21 +77,19 @@ public final class Inventory {
   /// Rules: the ID is not empty; every asset name is non-empty and unique. Redefining a format
   /// must keep every stored creative of that format valid (see ``putCreative(_:)``).
   ///
-  /// - Throws: ``InventoryError`` (path relative to the format, e.g. `assets[1].name`; path
-  ///   empty and the creative named when a creative would become invalid). Nothing changes
-  ///   when it throws.
+  /// - Throws: ``InventoryError`` naming the format (``InventoryProblem/emptyAssetName(index:)``,
+  ///   ``InventoryProblem/wouldInvalidateCreative(id:_:)``...). Nothing changes when it throws.
   @discardableResult
   public func defineFormat(_ format: CustomFormat) throws(InventoryError) -> Bool {
-    guard !format.id.isEmpty else { throw InventoryError(path: "id", message: "must not be empty") }
+    func fail(_ problem: InventoryProblem) -> InventoryError {
+      InventoryError(.format, format.id, problem)
+    }
+    guard !format.id.isEmpty else { throw fail(.emptyID) }
     var names: [String: Int] = [:]
     for (index, asset) in format.assets.enumerated() {
-      let path = "assets[\(index)].name"
-      guard !asset.name.isEmpty else {
-        throw InventoryError(path: path, message: "must not be empty")
-      }
+      guard !asset.name.isEmpty else { throw fail(.emptyAssetName(index: index)) }
       if let earlier = names[asset.name] {
-        throw InventoryError(
-          path: path, message: "repeats assets[\(earlier)].name (\"\(asset.name)\")")
+        throw fail(.repeatedAssetName(index: index, firstIndex: earlier, name: asset.name))
       }
       names[asset.name] = index
     }
@@ -101,12 +99,8 @@ public final class Inventory {
         .filter { $0.content.customFormatID == format.id }
         .sorted { $0.id < $1.id }
       for creative in users {
-        do {
-          try Self.validateCustomAssets(of: creative, against: format)
-        } catch {
-          throw InventoryError(
-            path: "",
-            message: "would make creative \(creative.id) invalid: \(error.description)")
+        if let problem = Self.customAssetsProblem(of: creative, against: format) {
+          throw fail(.wouldInvalidateCreative(id: creative.id, problem))
         }
       }
     }
@@ -116,18 +110,20 @@ public final class Inventory {
 
   /// Stores (or replaces) a creative; returns whether it replaced one.
   ///
-  /// Rules for every creative: the ID is not empty; images have positive sizes; the star
-  /// rating is within 0–5; eCPM, duration and aspect ratio are finite and not negative; Mute
-  /// This Ad reasons are non-empty and unique. For a custom creative: its format exists; every
-  /// asset is defined by the format with the right type (text, image or video) and given once;
-  /// every required asset is present; a video asset needs video media
+  /// Rules for every creative: the ID is not empty; images have positive sizes; a native
+  /// creative's assets pass ``NativeAssets/problem`` (star rating within
+  /// ``NativeAssets/starRatingRange``); eCPM, duration and aspect ratio are finite and not
+  /// negative; Mute This Ad reasons are non-empty and unique. For a custom creative: its format
+  /// exists; every asset is defined by the format with the right type (text, image or video)
+  /// and given once; every required asset is present; a video asset needs video media
   /// (``MediaContent/hasVideoContent``); at most one video asset.
   ///
-  /// - Throws: ``InventoryError`` (path relative to the creative, e.g. `assets.MainImage`,
-  ///   `formatID`, `assets.icon.width`). Nothing changes when it throws.
+  /// - Throws: ``InventoryError`` naming the creative. Nothing changes when it throws.
   @discardableResult
   public func putCreative(_ creative: Creative) throws(InventoryError) -> Bool {
-    try validate(creative)
+    if let problem = problem(of: creative) {
+      throw InventoryError(.creative, creative.id, problem)
+    }
     let replaced = creatives[creative.id] != nil
     creatives[creative.id] = creative
     return replaced
@@ -137,28 +133,28 @@ public final class Inventory {
   ///
   /// Rules: the ID is not empty; every listed creative exists; none is listed twice. A
   /// ``AdUnit/waterfall``, when given, is not empty; every source's eCPM is finite and at
-  /// least 0; a custom event names an adapter class (not empty) and has a `timeoutMs` of at
-  /// least 1; the `inventory` source appears at most once. A ``AdUnit/deadlineMs``, when given,
-  /// is at least 1.
+  /// least 0; a custom event names an adapter class (not empty) and has a timeout of at
+  /// least 1 ms; the `inventory` source appears at most once. A ``AdUnit/deadlineMs``, when
+  /// given, is at least 1.
   ///
-  /// - Throws: ``InventoryError`` (path relative to the unit, e.g. `creatives[2]`). Nothing
-  ///   changes when it throws.
+  /// - Throws: ``InventoryError`` naming the unit. Nothing changes when it throws.
   @discardableResult
   public func putAdUnit(_ adUnit: AdUnit) throws(InventoryError) -> Bool {
-    guard !adUnit.id.isEmpty else { throw InventoryError(path: "id", message: "must not be empty") }
+    func fail(_ problem: InventoryProblem) -> InventoryError {
+      InventoryError(.adUnit, adUnit.id, problem)
+    }
+    guard !adUnit.id.isEmpty else { throw fail(.emptyID) }
     var listed: [String: Int] = [:]
     for (index, creativeID) in adUnit.creativeIDs.enumerated() {
-      let path = "creatives[\(index)]"
       guard creatives[creativeID] != nil else {
-        throw InventoryError(path: path, message: "names no stored creative (\"\(creativeID)\")")
+        throw fail(.unknownCreative(index: index, creativeID: creativeID))
       }
       if let earlier = listed[creativeID] {
-        throw InventoryError(
-          path: path, message: "repeats creatives[\(earlier)] (\"\(creativeID)\")")
+        throw fail(.repeatedCreative(index: index, firstIndex: earlier, creativeID: creativeID))
       }
       listed[creativeID] = index
     }
-    try Self.validateMediation(of: adUnit)
+    if let problem = Self.mediationProblem(of: adUnit) { throw fail(problem) }
     let replaced = adUnits[adUnit.id] != nil
     adUnits[adUnit.id] = adUnit
     return replaced
@@ -166,24 +162,23 @@ public final class Inventory {
 
   /// Removes the item of `kind` with ID `id`; returns whether it existed.
   ///
-  /// - Throws: ``InventoryError`` with an empty path when a format is still used by a creative
-  ///   (`format 10063170 is still used by creative custom-10063170-1`) or a creative is still
-  ///   listed by an ad unit (`creative c1 is still listed by ad unit /1/u`); the user named is
-  ///   the first by ID. Nothing changes when it throws.
+  /// - Throws: ``InventoryError`` (``InventoryProblem/formatInUse(creativeID:)``,
+  ///   ``InventoryProblem/creativeInUse(adUnitID:)``) when a format is still used by a creative
+  ///   or a creative is still listed by an ad unit; the user named is the first by ID. Nothing
+  ///   changes when it throws.
   @discardableResult
   public func remove(kind: InventoryItemKind, id: String) throws(InventoryError) -> Bool {
     switch kind {
     case .format:
       guard formats[id] != nil else { return false }
       if let user = creatives.values.filter({ $0.content.customFormatID == id }).map(\.id).min() {
-        throw InventoryError(path: "", message: "format \(id) is still used by creative \(user)")
+        throw InventoryError(kind, id, .formatInUse(creativeID: user))
       }
       formats.removeValue(forKey: id)
     case .creative:
       guard creatives[id] != nil else { return false }
       if let user = adUnits.values.filter({ $0.creativeIDs.contains(id) }).map(\.id).min() {
-        throw InventoryError(
-          path: "", message: "creative \(id) is still listed by ad unit \(user)")
+        throw InventoryError(kind, id, .creativeInUse(adUnitID: user))
       }
       creatives.removeValue(forKey: id)
     case .adUnit:
@@ -194,145 +189,86 @@ public final class Inventory {
 
   // MARK: Validation
 
-  /// Checks `creative` against the store rules (see ``putCreative(_:)``).
-  private func validate(_ creative: Creative) throws(InventoryError) {
-    guard !creative.id.isEmpty else {
-      throw InventoryError(path: "id", message: "must not be empty")
-    }
-    guard creative.eCPM.isFinite, creative.eCPM >= 0 else {
-      throw InventoryError(path: "eCPM", message: "must be a number of at least 0")
-    }
-    let media = creative.media
-    guard media.duration.isFinite, media.duration >= 0 else {
-      throw InventoryError(path: "video.duration", message: "must be a number of at least 0")
-    }
-    guard media.aspectRatio.isFinite, media.aspectRatio >= 0 else {
-      throw InventoryError(path: "video.aspectRatio", message: "must be a number of at least 0")
-    }
+  /// The first store rule `creative` breaks (see ``putCreative(_:)``), or nil.
+  private func problem(of creative: Creative) -> InventoryProblem? {
+    if creative.id.isEmpty { return .emptyID }
+    guard creative.eCPM.isFinite, creative.eCPM >= 0 else { return .invalidECPM }
+    if let problem = creative.media.problem { return .media(problem) }
     var reasons: Set<String> = []
     for (index, reason) in creative.muteThisAdReasons.enumerated() {
-      let path = "muteThisAdReasons[\(index)]"
-      guard !reason.isEmpty else { throw InventoryError(path: path, message: "must not be empty") }
+      if reason.isEmpty { return .emptyMuteReason(index: index) }
       guard reasons.insert(reason).inserted else {
-        throw InventoryError(path: path, message: "repeats the reason \"\(reason)\"")
+        return .repeatedMuteReason(index: index, reason: reason)
       }
     }
-    if let adChoices = creative.adChoices {
-      try Self.validate(adChoices.image, path: "adChoices.image")
-    }
-
+    if let problem = creative.adChoices?.image.problem { return .adChoicesImage(problem) }
     switch creative.content {
     case .native(let assets):
-      if let rating = assets.starRating, !(rating >= 0 && rating <= 5) {
-        throw InventoryError(path: "assets.starRating", message: "must be between 0 and 5")
-      }
-      if let icon = assets.icon { try Self.validate(icon, path: "assets.icon") }
-      for (index, image) in assets.images.enumerated() {
-        try Self.validate(image, path: "assets.images[\(index)]")
-      }
+      return assets.problem.map(InventoryProblem.nativeAssets)
     case .custom(let formatID, let assets):
-      guard let format = formats[formatID] else {
-        throw InventoryError(
-          path: "formatID", message: "names no defined custom format (\"\(formatID)\")")
-      }
+      guard let format = formats[formatID] else { return .unknownFormat(formatID) }
       for asset in assets {
-        if let image = asset.value.image { try Self.validate(image, path: "assets." + asset.name) }
+        if let problem = asset.value.image?.problem {
+          return .customAsset(name: asset.name, .image(problem))
+        }
       }
-      try Self.validateCustomAssets(of: creative, against: format)
+      return Self.customAssetsProblem(of: creative, against: format)
     }
   }
 
-  /// Checks a custom creative's assets against `format`: each defined, of its type, once;
-  /// every required one present; a video asset only with video media, and at most one.
-  private static func validateCustomAssets(of creative: Creative, against format: CustomFormat)
-    throws(InventoryError)
+  /// The first rule a custom creative's assets break against `format` (each defined, of its
+  /// type, once; every required one present; a video asset only with video media, and at most
+  /// one), or nil.
+  private static func customAssetsProblem(of creative: Creative, against format: CustomFormat)
+    -> InventoryProblem?
   {
-    guard case .custom(_, let assets) = creative.content else { return }
+    guard case .custom(_, let assets) = creative.content else { return nil }
     var given: Set<String> = []
     var videoAsset: String?
     for asset in assets {
-      let path = "assets." + asset.name
-      guard given.insert(asset.name).inserted else {
-        throw InventoryError(path: path, message: "is given twice")
+      func fail(_ problem: CustomAssetProblem) -> InventoryProblem {
+        .customAsset(name: asset.name, problem)
       }
+      guard given.insert(asset.name).inserted else { return fail(.givenTwice) }
       guard let definition = format.asset(named: asset.name) else {
-        throw InventoryError(path: path, message: "is not an asset of format \(format.id)")
+        return fail(.notInFormat(formatID: format.id))
       }
-      let type: CustomAssetType
-      switch asset.value {
-      case .text: type = .text
-      case .image: type = .image
-      case .video: type = .video
+      guard asset.value.type == definition.type else {
+        return fail(.wrongType(expected: definition.type, formatID: format.id))
       }
-      guard type == definition.type else {
-        let expected =
-          switch definition.type {
-          case .text: "a text"
-          case .image: "an image"
-          case .video: "a video"
-          }
-        throw InventoryError(
-          path: path,
-          message: "must be \(expected) asset (format \(format.id) defines it so)")
-      }
-      if type == .video {
-        if let first = videoAsset {
-          throw InventoryError(
-            path: path, message: "is a second video asset (assets.\(first) is the first)")
-        }
-        guard creative.media.hasVideoContent else {
-          throw InventoryError(path: path, message: "needs the creative to have video content")
-        }
+      if definition.type == .video {
+        if let first = videoAsset { return fail(.secondVideo(first: first)) }
+        guard creative.media.hasVideoContent else { return fail(.videoWithoutVideoContent) }
         videoAsset = asset.name
       }
     }
     for definition in format.assets where definition.required && !given.contains(definition.name) {
-      throw InventoryError(
-        path: "assets." + definition.name, message: "is required by format \(format.id)")
+      return .customAsset(name: definition.name, .requiredByFormat(formatID: format.id))
     }
+    return nil
   }
 
-  /// Checks `adUnit`'s waterfall and deadline (see ``putAdUnit(_:)``).
-  private static func validateMediation(of adUnit: AdUnit) throws(InventoryError) {
-    if let deadline = adUnit.deadlineMs, deadline < 1 {
-      throw InventoryError(path: "deadlineMs", message: "must be an integer of at least 1")
-    }
-    guard let waterfall = adUnit.waterfall else { return }
-    guard !waterfall.isEmpty else {
-      throw InventoryError(path: "waterfall", message: "must list at least one source")
-    }
+  /// The first rule `adUnit`'s waterfall and deadline break (see ``putAdUnit(_:)``), or nil.
+  private static func mediationProblem(of adUnit: AdUnit) -> InventoryProblem? {
+    if let deadline = adUnit.deadlineMs, deadline < 1 { return .nonPositiveDeadline }
+    guard let waterfall = adUnit.waterfall else { return nil }
+    guard !waterfall.isEmpty else { return .emptyWaterfall }
     var inventorySource: Int?
     for (index, source) in waterfall.enumerated() {
-      let path = "waterfall[\(index)]"
       guard source.eCPM.isFinite, source.eCPM >= 0 else {
-        throw InventoryError(path: path + ".eCPM", message: "must be a number of at least 0")
+        return .source(index: index, .invalidECPM)
       }
       switch source {
       case .inventory:
         if let earlier = inventorySource {
-          throw InventoryError(
-            path: path, message: "repeats the inventory source (waterfall[\(earlier)])")
+          return .source(index: index, .repeatedInventory(firstIndex: earlier))
         }
         inventorySource = index
       case .customEvent(let className, _, _, let timeoutMs, _):
-        guard !className.isEmpty else {
-          throw InventoryError(path: path + ".adapterClassName", message: "must not be empty")
-        }
-        guard timeoutMs >= 1 else {
-          throw InventoryError(
-            path: path + ".timeoutMs", message: "must be an integer of at least 1")
-        }
+        if className.isEmpty { return .source(index: index, .emptyAdapterClassName) }
+        if timeoutMs < 1 { return .source(index: index, .nonPositiveTimeout) }
       }
     }
-  }
-
-  /// Checks that `image` has a positive size.
-  private static func validate(_ image: AdImage, path: String) throws(InventoryError) {
-    guard image.width > 0 else {
-      throw InventoryError(path: path + ".width", message: "must be a positive integer")
-    }
-    guard image.height > 0 else {
-      throw InventoryError(path: path + ".height", message: "must be a positive integer")
-    }
+    return nil
   }
 }

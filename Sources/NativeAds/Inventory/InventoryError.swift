@@ -1,23 +1,19 @@
 /// A store change that would leave the inventory invalid, thrown by ``Inventory``'s validating
 /// methods (``Inventory/defineFormat(_:)``, ``Inventory/putCreative(_:)``,
-/// ``Inventory/putAdUnit(_:)``, ``Inventory/remove(kind:id:)``).
-///
-/// The RPC layer reports it as `Invalid params: <item>.<path> <message>`, the store-file loader
-/// as `<file>: <item path>.<path>: <message>`.
+/// ``Inventory/putAdUnit(_:)``, ``Inventory/remove(kind:id:)``): which item, and which rule it
+/// breaks, as typed values. The RPC layer turns them into field paths and messages.
 public struct InventoryError: Error, Sendable, Equatable {
-  /// Where in the item the problem is, relative to the item: e.g. `assets.MainImage`,
-  /// `creatives[2]`, `id`; empty when the problem is the item as a whole.
-  public var path: String
-  /// What is wrong, phrased to follow the path: e.g. `is required by format 10063170`.
-  public var message: String
+  /// The kind of the item changed.
+  public var kind: InventoryItemKind
+  /// The ID of the item changed.
+  public var id: String
+  /// What is wrong with it.
+  public var problem: InventoryProblem
 
   /// Creates an error.
-  public init(path: String, message: String) {
-    self.path = path
-    self.message = message
+  public init(_ kind: InventoryItemKind, _ id: String, _ problem: InventoryProblem) {
+    self.kind = kind
+    self.id = id
+    self.problem = problem
   }
-
-  /// The path and the message as one phrase, e.g. `assets.Caption is required by format
-  /// 10063170` (just the message when the path is empty).
-  public var description: String { path.isEmpty ? message : path + " " + message }
 }

@@ -77,8 +77,8 @@ final class CustomEventSource: AdSource {
         answer(failed(.failed(error)))
         return nil
       case .success(let mapped):
-        if let problem = mapped.validationProblem {
-          answer(failed(.failed(.invalidMappedAd(problem))))
+        if let problem = mapped.problem {
+          answer(failed(.failed(.invalidMappedAd(problem.description))))
           return nil
         }
         let delegate = makeDelegate()

@@ -1,30 +1,14 @@
-/// A native ad as an adapter maps it from its network's ad (`GADMediationNativeAd`).
+/// A native ad as an adapter maps it from its network's ad (`GADMediationNativeAd`): the
+/// system-defined ``NativeAssets``, plus what only a mapped ad says (its media, AdChoices, who
+/// tracks clicks and impressions, where a click leads, what to forward to the adapter).
 ///
 /// The service serves it as a system-defined native ad (see
 /// ``AdManager/load(_:owner:completion:)``). Without a main image in ``media`` (and without
-/// video), the media view shows the first of ``images``.
+/// video), the media view shows the first of the assets' images.
 public struct MediatedNativeAd {
-  /// The headline; required (not empty).
-  public var headline: String
-  /// The body text.
-  public var body: String?
-  /// The call-to-action text.
-  public var callToAction: String?
-  /// The app store name.
-  public var store: String?
-  /// The price.
-  public var price: String?
-  /// The advertiser name.
-  public var advertiser: String?
-  /// The star rating, 0 to 5.
-  public var starRating: Double?
-  /// The icon.
-  public var icon: AdImage?
-  /// The images, best first. Bytes unless the load's options disable image loading (then an
-  /// image carries an empty ``AdImage/data``).
-  public var images: [AdImage]
-  /// Network-specific assets, in order.
-  public var extraAssets: [(key: String, value: String)]
+  /// The assets (headline, body, images...). Image bytes are present unless the load's
+  /// options disable image loading (then an image carries an empty ``AdImage/data``).
+  public var assets: NativeAssets
   /// The AdChoices overlay: given, the ad is indirect.
   public var adChoices: AdChoicesInfo?
   /// The media content (aspect ratio, video, duration).
@@ -40,18 +24,9 @@ public struct MediatedNativeAd {
   /// What the service tells the adapter about the ad; nil tells it nothing.
   public var forwarding: (any MediatedNativeAdForwarding)?
 
-  /// Creates a mapped ad; only the headline is required.
+  /// Creates a mapped ad; only the assets (that is, a headline) are required.
   public init(
-    headline: String,
-    body: String? = nil,
-    callToAction: String? = nil,
-    store: String? = nil,
-    price: String? = nil,
-    advertiser: String? = nil,
-    starRating: Double? = nil,
-    icon: AdImage? = nil,
-    images: [AdImage] = [],
-    extraAssets: [(key: String, value: String)] = [],
+    assets: NativeAssets,
     adChoices: AdChoicesInfo? = nil,
     media: MediaContent = MediaContent(),
     handlesUserClicks: Bool = false,
@@ -60,16 +35,7 @@ public struct MediatedNativeAd {
     deepLinks: [String] = [],
     forwarding: (any MediatedNativeAdForwarding)? = nil
   ) {
-    self.headline = headline
-    self.body = body
-    self.callToAction = callToAction
-    self.store = store
-    self.price = price
-    self.advertiser = advertiser
-    self.starRating = starRating
-    self.icon = icon
-    self.images = images
-    self.extraAssets = extraAssets
+    self.assets = assets
     self.adChoices = adChoices
     self.media = media
     self.handlesUserClicks = handlesUserClicks
@@ -79,32 +45,15 @@ public struct MediatedNativeAd {
     self.forwarding = forwarding
   }
 
-  /// What makes the ad unservable, phrased after its field (e.g. `images[0].width must be a
-  /// positive integer`), or nil when it is fine: an empty headline, a star rating outside
-  /// 0–5, an image without a positive size, a negative or non-finite aspect ratio or duration.
-  public var validationProblem: String? {
-    if headline.isEmpty { return "headline must not be empty" }
-    if let starRating, !(starRating >= 0 && starRating <= 5) {
-      return "starRating must be between 0 and 5"
-    }
-    func problem(_ image: AdImage?, _ path: String) -> String? {
-      guard let image else { return nil }
-      if image.width <= 0 { return path + ".width must be a positive integer" }
-      if image.height <= 0 { return path + ".height must be a positive integer" }
-      return nil
-    }
-    if let found = problem(icon, "icon") { return found }
-    for (index, image) in images.enumerated() {
-      if let found = problem(image, "images[\(index)]") { return found }
-    }
-    if let found = problem(adChoices?.image, "adChoices.image") { return found }
-    if let found = problem(media.mainImage, "media.mainImage") { return found }
-    guard media.aspectRatio.isFinite, media.aspectRatio >= 0 else {
-      return "media.aspectRatio must be a number of at least 0"
-    }
-    guard media.duration.isFinite, media.duration >= 0 else {
-      return "media.duration must be a number of at least 0"
-    }
+  /// What makes the ad unservable, or nil when it is fine: an empty headline, assets that fail
+  /// ``NativeAssets/problem`` (the inventory's own check), an AdChoices or main image without
+  /// a positive size, a negative or non-finite aspect ratio or duration.
+  public var problem: MediatedAdProblem? {
+    if assets.headline.isEmpty { return .emptyHeadline }
+    if let found = assets.problem { return .assets(found) }
+    if let found = adChoices?.image.problem { return .adChoicesImage(found) }
+    if let found = media.mainImage?.problem { return .mainImage(found) }
+    if let found = media.problem { return .media(found) }
     return nil
   }
 
@@ -113,20 +62,51 @@ public struct MediatedNativeAd {
   /// main image defaults to the first image.
   func creative(id: String, eCPM: Double) -> Creative {
     var media = media
-    if media.mainImage == nil, !media.hasVideoContent, let first = images.first {
+    if media.mainImage == nil, !media.hasVideoContent, let first = assets.images.first {
       media.mainImage = first
       if media.aspectRatio == 0, first.height > 0 {
         media.aspectRatio = Double(first.width) / Double(first.height)
       }
     }
     return Creative(
-      id: id,
-      content: .native(
-        NativeAssets(
-          headline: headline, body: body, callToAction: callToAction, store: store,
-          price: price, advertiser: advertiser, starRating: starRating, icon: icon,
-          images: images, extraAssets: extraAssets)),
-      media: media, adChoices: adChoices, eCPM: eCPM, deepLinks: deepLinks,
-      landingPageURL: landingPageURL ?? "")
+      id: id, content: .native(assets), media: media, adChoices: adChoices, eCPM: eCPM,
+      deepLinks: deepLinks, landingPageURL: landingPageURL ?? "")
+  }
+}
+
+/// Why a mapped ad cannot be served (``MediatedNativeAd/problem``).
+public enum MediatedAdProblem: Sendable, Equatable, CustomStringConvertible {
+  /// The headline is empty.
+  case emptyHeadline
+  /// The assets fail the inventory's asset check.
+  case assets(NativeAssetsProblem)
+  /// The AdChoices image has no positive size.
+  case adChoicesImage(ImageProblem)
+  /// The media's main image has no positive size.
+  case mainImage(ImageProblem)
+  /// The media's duration or aspect ratio is negative or not finite.
+  case media(MediaProblem)
+
+  /// The problem in words, for the source's error in the response info (e.g. `the icon has
+  /// no positive width`).
+  public var description: String {
+    func image(_ what: String, _ problem: ImageProblem) -> String {
+      switch problem {
+      case .nonPositiveWidth: "\(what) has no positive width"
+      case .nonPositiveHeight: "\(what) has no positive height"
+      }
+    }
+    switch self {
+    case .emptyHeadline: return "the headline is empty"
+    case .assets(.starRatingOutOfRange):
+      let range = NativeAssets.starRatingRange
+      return "the star rating is not within \(range.lowerBound) to \(range.upperBound)"
+    case .assets(.icon(let problem)): return image("the icon", problem)
+    case .assets(.image(let index, let problem)): return image("image \(index + 1)", problem)
+    case .adChoicesImage(let problem): return image("the AdChoices image", problem)
+    case .mainImage(let problem): return image("the main image", problem)
+    case .media(.invalidDuration): return "the video duration is negative or not finite"
+    case .media(.invalidAspectRatio): return "the aspect ratio is negative or not finite"
+    }
   }
 }

@@ -125,22 +125,23 @@ public final class SampleCustomEvent: MediationAdapter {
         picture: .placeholder(
           width: 30, height: 30, colorKey: "sample-network-ad-info", shapeKey: "ad-info"))
     var ad = MediatedNativeAd(
-      headline: style == .app ? "Sample App Install Ad" : "Sample Content Ad",
-      body: "This ad comes from the sample ad network, through a custom event.",
-      icon: icon, images: [main], extraAssets: [extraAsset],
+      assets: NativeAssets(
+        headline: style == .app ? "Sample App Install Ad" : "Sample Content Ad",
+        body: "This ad comes from the sample ad network, through a custom event.",
+        icon: icon, images: [main], extraAssets: [extraAsset]),
       adChoices: AdChoicesInfo(
         image: adInfo, clickURL: "https://sample-network.native-ads.test/ad-info"),
       media: .image(main),
       landingPageURL: "https://sample-network.native-ads.test/\(style.rawValue)-ad")
     switch style {
     case .app:
-      ad.callToAction = "Install"
-      ad.price = "$0.99"
-      ad.starRating = 4.5
-      ad.store = "Sample Store"
+      ad.assets.callToAction = "Install"
+      ad.assets.price = "$0.99"
+      ad.assets.starRating = 4.5
+      ad.assets.store = "Sample Store"
     case .content:
-      ad.callToAction = "Learn More"
-      ad.advertiser = "Sample Advertiser"
+      ad.assets.callToAction = "Learn More"
+      ad.assets.advertiser = "Sample Advertiser"
     }
     return ad
   }

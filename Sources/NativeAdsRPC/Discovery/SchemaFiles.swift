@@ -40,16 +40,7 @@ public enum SchemaFiles {
   static var store: JSONValue {
     standalone(
       id: "store.schema.json", title: "native-ads store",
-      root: Schema.object(
-        [
-          ("$schema", Schema.string), ("description", Schema.string),
-          ("formats", Schema.array(Schema.ref("Format"))),
-          ("creatives", Schema.array(Schema.ref("Creative"))),
-          ("adUnits", Schema.array(Schema.ref("AdUnit"))),
-        ], closed: true,
-        description:
-          "An inventory of custom formats, creatives and ad units (--store FILE, store.* methods)."
-      ))
+      root: StoreDocumentShape.shape.schema)
   }
 
   /// A custom format's ad and its assets (`formats.schema`): the ad object, plus

@@ -13,17 +13,23 @@ enum WireSchemas {
       ("AdNetworkInfo", adNetworkInfo), ("ResponseInfo", responseInfo),
       ("NativeAd", nativeAd), ("CustomNativeAd", customNativeAd),
       ("Ad", S.oneOf([S.ref("NativeAd"), S.ref("CustomNativeAd")])),
-      ("LoaderOptions", loaderOptions), ("RequestTargeting", requestTargeting),
+      component(LoadAd.Options.shape), component(LoadAd.Targeting.shape),
       ("LoadAdResult", loadAdResult), ("ClickResult", clickResult),
       ("ImpressionResult", impressionResult), ("VideoState", videoState), ("Event", event),
       ("AdEventParams", adEventParams), ("VideoEventParams", videoEventParams),
       ("CustomClickParams", customClickParams),
-      ("Format", format), ("AdUnit", adUnit), ("WaterfallSource", waterfallSource),
-      ("ImageInput", imageInput), ("Video", video), ("Targeting", targeting),
-      ("NativeAssets", nativeAssets),
-      ("Creative", creative), ("MappedAd", mappedAd), ("AdapterLoadParams", adapterLoadParams),
+      component(FormatShape.shape), component(AdUnitShape.shape),
+      component(WaterfallSourceShape.shape), component(ImageInputShape.shape),
+      component(VideoShape.shape), component(TargetingShape.shape),
+      component(NativeAssetsShape.shape), component(CreativeShape.shape),
+      component(MappedAdDecoder.shape), ("AdapterLoadParams", adapterLoadParams),
       ("AdapterNotificationParams", adapterNotificationParams),
     ]
+  }
+
+  /// A named shape as a component.
+  private static func component(_ shape: WireShape) -> (String, JSONValue) {
+    (shape.name ?? "", shape.schema)
   }
 
   static let image = S.object(
@@ -116,22 +122,6 @@ enum WireSchemas {
       description: "A custom native format ad; its assets are read with stringForKey/imageForKey.")
   }
 
-  static let loaderOptions = S.object(
-    [
-      ("disableImageLoading", S.boolean), ("shouldRequestMultipleImages", S.boolean),
-      ("mediaAspectRatio", S.enumeration(MediaAspectRatio.allCases.map(\.rawValue))),
-      ("adChoicesPosition", S.enumeration(AdChoicesPosition.allCases.map(\.rawValue))),
-      ("startMuted", S.boolean), ("customControlsRequested", S.boolean),
-      ("clickToExpandRequested", S.boolean), ("numberOfAds", S.integer),
-    ])
-
-  static let requestTargeting = S.object(
-    [
-      ("isTestRequest", S.boolean), ("keywords", S.array(S.string)), ("contentURL", S.string),
-      ("customTargeting", S.map(S.oneOf([S.string, S.array(S.string)]))),
-      ("seed", S.integer(minimum: 0)),
-    ])
-
   static let loadAdResult = S.object(
     [("ads", S.array(S.ref("Ad"), minItems: 1)), ("responseInfo", S.ref("ResponseInfo"))],
     required: ["ads", "responseInfo"], closed: true)
@@ -182,154 +172,7 @@ enum WireSchemas {
   static let customClickParams = S.object(
     [("adId", S.string), ("assetID", S.string)], required: ["adId", "assetID"], closed: true)
 
-  // MARK: The store
-
-  /// An image given to the service (store, mapped ads): without `data`, a PNG of the stated
-  /// size is generated.
-  static let imageInput = S.object(
-    [
-      ("url", S.string), ("width", S.integer(minimum: 1, maximum: 8192)),
-      ("height", S.integer(minimum: 1, maximum: 8192)),
-      ("scale", S.number(minimum: 0.1, maximum: 10)), ("mimeType", S.string),
-      ("data", S.described(S.string, "Base64 of the bytes.")),
-    ], required: ["url", "width", "height"], closed: true)
-
-  static let format = S.object(
-    [
-      ("id", S.string), ("description", S.string),
-      (
-        "assets",
-        S.array(
-          S.object(
-            [
-              ("name", S.string), ("type", S.enumeration(["text", "image", "video"])),
-              ("required", S.boolean),
-            ], required: ["name", "type"], closed: true))
-      ),
-    ], required: ["id", "assets"], closed: true)
-
-  static let waterfallSource = S.object(
-    [
-      ("type", S.enumeration(["inventory", "customEvent"])), ("adapterClassName", S.string),
-      ("parameter", S.string), ("eCPM", S.number(minimum: 0, maximum: 1_000_000)),
-      ("timeoutMs", S.integer(minimum: 1)), ("label", S.string),
-    ], required: ["type"], closed: true)
-
-  static let adUnit = S.object(
-    [
-      ("id", S.string), ("description", S.string), ("creatives", S.array(S.string)),
-      ("waterfall", S.array(S.ref("WaterfallSource"), minItems: 1)),
-      ("deadlineMs", S.integer(minimum: 1)),
-    ], required: ["id"], closed: true)
-
-  static let video = S.object(
-    [
-      ("duration", S.number(minimum: 0.001, maximum: 86_400)),
-      ("aspectRatio", S.number(minimum: 0.01, maximum: 100)),
-      ("customControlsAllowed", S.boolean), ("clickToExpandAllowed", S.boolean),
-      ("poster", S.ref("ImageInput")),
-    ], required: ["duration"], closed: true)
-
-  static let targeting = S.object(
-    [
-      ("customTargeting", S.map(S.oneOf([S.string, S.array(S.string, minItems: 1)]))),
-      ("keywords", S.array(S.string)), ("contentURLs", S.array(S.string)),
-    ], closed: true)
-
-  static let nativeAssets = S.object(
-    [
-      ("headline", S.string), ("body", S.string), ("callToAction", S.string),
-      ("store", S.string), ("price", S.string), ("advertiser", S.string),
-      ("starRating", S.number(minimum: 0, maximum: 5)), ("icon", S.ref("ImageInput")),
-      ("images", S.array(S.ref("ImageInput"))), ("extraAssets", S.map(S.string)),
-    ], required: ["headline"], closed: true)
-
-  static var creative: JSONValue {
-    guard case .object(var members) = creativeShape else { return creativeShape }
-    func when(_ kind: String, _ then: [(String, JSONValue)]) -> JSONValue {
-      .object([
-        ("if", .object([("properties", .object([("kind", S.constant(kind))]))])),
-        ("then", .object(then)),
-      ])
-    }
-    members.append(
-      (
-        "allOf",
-        .array([
-          when(
-            "native",
-            [
-              ("properties", .object([("assets", S.ref("NativeAssets"))])),
-              ("not", .object([("required", .array([.string("formatID")]))])),
-            ]),
-          when(
-            "customNative",
-            [
-              ("required", .array([.string("formatID")])),
-              (
-                "properties",
-                .object([
-                  ("assets", S.map(S.oneOf([S.string, S.ref("ImageInput"), S.ref("Video")])))
-                ])
-              ),
-              ("not", .object([("required", .array([.string("video")]))])),
-            ]),
-        ])
-      ))
-    return .object(members)
-  }
-
-  private static var creativeShape: JSONValue {
-    S.object(
-      [
-        ("id", S.string), ("description", S.string),
-        ("kind", S.enumeration(["native", "customNative"])), ("formatID", S.string),
-        (
-          "assets",
-          S.described(
-            S.anyObject,
-            "native: NativeAssets; customNative: values by asset name (text: string, image: Image, video: Video)."
-          )
-        ),
-        ("priority", S.integer), ("eCPM", S.number(minimum: 0, maximum: 1_000_000)),
-        ("landingPageURL", S.string), ("deepLinks", S.array(S.string)),
-        ("customClickAction", S.boolean), ("indirect", S.boolean),
-        (
-          "adChoices",
-          S.object(
-            [
-              ("image", S.ref("ImageInput")), ("clickURL", S.string),
-              ("attribution", S.enumeration(["Ad", "Advertisement", "Sponsored"])),
-            ], closed: true)
-        ),
-        ("muteThisAdReasons", S.array(S.string)), ("targeting", S.ref("Targeting")),
-        ("video", S.ref("Video")),
-      ], required: ["id", "kind", "assets", "landingPageURL"], closed: true)
-  }
-
   // MARK: Mediation
-
-  static let mappedAd = S.object(
-    [
-      ("headline", S.string), ("body", S.string), ("callToAction", S.string),
-      ("store", S.string), ("price", S.string), ("advertiser", S.string),
-      ("starRating", S.number(minimum: 0, maximum: 5)), ("icon", S.ref("ImageInput")),
-      ("images", S.array(S.ref("ImageInput"))), ("extraAssets", S.map(S.string)),
-      (
-        "adChoices",
-        S.object(
-          [("image", S.ref("ImageInput")), ("clickURL", S.string), ("attribution", S.string)],
-          required: ["image", "clickURL"], closed: true)
-      ),
-      (
-        "media",
-        S.object(
-          [("aspectRatio", S.number), ("hasVideoContent", S.boolean), ("duration", S.number)],
-          closed: true)
-      ),
-      ("handlesUserClicks", S.boolean), ("handlesUserImpressions", S.boolean),
-      ("landingPageURL", S.string), ("deepLinks", S.array(S.string)),
-    ], required: ["headline"], closed: true)
 
   /// Params of the notifications the service sends an adapter about the ad it mapped
   /// (`adapter.didRecordImpression`, `adapter.didRecordClickOnAsset`, `adapter.handleImpression`,
@@ -351,7 +194,8 @@ enum WireSchemas {
               "credentials",
               S.object([("settings", S.map(S.string))], required: ["settings"])
             ),
-            ("options", S.ref("LoaderOptions")), ("isTestRequest", S.nullable(S.boolean)),
+            ("options", WireType.shape(LoadAd.Options.shape).schema),
+            ("isTestRequest", S.nullable(S.boolean)),
           ], required: ["credentials", "options", "isTestRequest"])
       ),
     ], required: ["loadId", "adapterClassName", "adConfiguration"])

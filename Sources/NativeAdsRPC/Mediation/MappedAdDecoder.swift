@@ -1,64 +1,64 @@
 import JSONRPC
 import NativeAds
 
-/// Reads the mapped native ad an external adapter answers with (`{"ad": MappedAd}`, see
-/// docs/mediation.md) into the domain's ``MediatedNativeAd``, with the store's rules for
-/// images (no `data`: a PNG of the stated size is generated).
+/// The mapped native ad an external adapter answers with (`{"ad": MappedAd}`, see
+/// docs/mediation.md): the store's native assets plus what only a mapped ad says. Decoded into
+/// the domain's ``MediatedNativeAd`` with the store's rules (images without `data` get a
+/// generated PNG of the stated size).
 enum MappedAdDecoder {
-  static let fields: Set<String> = [
-    "headline", "body", "callToAction", "store", "price", "advertiser", "starRating", "icon",
-    "images", "extraAssets", "adChoices", "media", "handlesUserClicks", "handlesUserImpressions",
-    "landingPageURL", "deepLinks",
-  ]
-  static let mediaFields: Set<String> = ["aspectRatio", "hasVideoContent", "duration"]
-  static let adChoicesFields: Set<String> = ["image", "clickURL", "attribution"]
+  enum AdChoicesShape {
+    static let image = Field.requiredObject("image", ImageInputShape.shape)
+    static let clickURL = Field.string("clickURL")
+    static let attribution = Field.optionalString("attribution")
+    static let shape = WireShape(nil, [image.member, clickURL.member, attribution.member])
+  }
+
+  enum MediaShape {
+    static let aspectRatio = Field.optionalNumber(
+      "aspectRatio", in: 0...MediaContent.maximumAspectRatio)
+    static let hasVideoContent = Field.optionalBool("hasVideoContent")
+    static let duration = Field.optionalNumber("duration", in: 0...MediaContent.maximumDuration)
+    static let shape = WireShape(
+      nil, [aspectRatio.member, hasVideoContent.member, duration.member])
+  }
+
+  static let adChoices = Field.object("adChoices", AdChoicesShape.shape)
+  static let media = Field.object("media", MediaShape.shape)
+  static let handlesUserClicks = Field.optionalBool("handlesUserClicks")
+  static let handlesUserImpressions = Field.optionalBool("handlesUserImpressions")
+  static let landingPageURL = Field.optionalString("landingPageURL")
+  static let deepLinks = Field.stringArray("deepLinks")
+
+  static let shape = WireShape(
+    "MappedAd",
+    NativeAssetsShape.members + [
+      adChoices.member, media.member, handlesUserClicks.member, handlesUserImpressions.member,
+      landingPageURL.member, deepLinks.member,
+    ])
 
   /// `colorKey` names the generated pictures (the load's ID).
-  static func ad(_ p: Params, colorKey: String) throws(RPCError) -> MediatedNativeAd {
-    try p.rejectUnknownMembers(allowed: fields)
-    var images: [AdImage] = []
-    for i in try p.objectArray("images") ?? [] {
-      images.append(try StoreDecoder.image(i, colorKey: colorKey))
-    }
-    var extras: [(key: String, value: String)] = []
-    if let e = try p.optionalObject("extraAssets") {
-      for name in e.memberNames { extras.append((name, try e.string(named: name))) }
-    }
+  static func ad(_ p: Params, colorKey: String) throws(InvalidField) -> MediatedNativeAd {
+    try shape.check(p)
+    let assets = try StoreDecoder.nativeAssets(p, colorKey: colorKey)
     var adChoices: AdChoicesInfo?
-    if let a = try p.optionalObject("adChoices") {
-      try a.rejectUnknownMembers(allowed: adChoicesFields)
+    if let a = try p(Self.adChoices) {
       adChoices = AdChoicesInfo(
-        image: try StoreDecoder.image(try a.requiredObject("image"), colorKey: "adchoices"),
-        clickURL: try a.string("clickURL"),
-        attribution: try a.optionalString("attribution") ?? "Ad")
+        image: try StoreDecoder.image(try a(AdChoicesShape.image), colorKey: "adchoices"),
+        clickURL: try a(AdChoicesShape.clickURL),
+        attribution: try a(AdChoicesShape.attribution) ?? "Ad")
     }
-    var media = images.first.map { MediaContent.image($0) } ?? MediaContent()
-    if let m = try p.optionalObject("media") {
-      try m.rejectUnknownMembers(allowed: mediaFields)
-      if let ratio = try m.optionalDouble("aspectRatio", in: 0...100) { media.aspectRatio = ratio }
-      if try m.optionalBool("hasVideoContent") ?? false {
+    var media = assets.images.first.map { MediaContent.image($0) } ?? MediaContent()
+    if let m = try p(Self.media) {
+      if let ratio = try m(MediaShape.aspectRatio) { media.aspectRatio = ratio }
+      if try m(MediaShape.hasVideoContent) ?? false {
         media.hasVideoContent = true
-        media.duration = try m.optionalDouble("duration", in: 0...86_400) ?? 0
+        media.duration = try m(MediaShape.duration) ?? 0
       }
     }
-    var ad = MediatedNativeAd(headline: try p.string("headline"))
-    ad.body = try p.optionalString("body")
-    ad.callToAction = try p.optionalString("callToAction")
-    ad.store = try p.optionalString("store")
-    ad.price = try p.optionalString("price")
-    ad.advertiser = try p.optionalString("advertiser")
-    ad.starRating = try p.optionalDouble("starRating", in: 0...5)
-    ad.icon = try p.optionalObject("icon").map { i throws(RPCError) in
-      try StoreDecoder.image(i, colorKey: colorKey)
-    }
-    ad.images = images
-    ad.extraAssets = extras
-    ad.adChoices = adChoices
-    ad.media = media
-    ad.handlesUserClicks = try p.optionalBool("handlesUserClicks") ?? false
-    ad.handlesUserImpressions = try p.optionalBool("handlesUserImpressions") ?? false
-    ad.landingPageURL = try p.optionalString("landingPageURL")
-    ad.deepLinks = try p.optionalStringArray("deepLinks") ?? []
-    return ad
+    return MediatedNativeAd(
+      assets: assets, adChoices: adChoices, media: media,
+      handlesUserClicks: try p(handlesUserClicks) ?? false,
+      handlesUserImpressions: try p(handlesUserImpressions) ?? false,
+      landingPageURL: try p(landingPageURL), deepLinks: try p(deepLinks) ?? [])
   }
 }

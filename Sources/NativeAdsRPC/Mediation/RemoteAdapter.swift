@@ -66,7 +66,7 @@ final class RemoteAdapter: MediationAdapter {
       failure.isNetworkError = isNetworkError
       completion.fail(with: failure)
     case .success(let result):
-      do throws(RPCError) {
+      do throws(InvalidField) {
         let ad = try Params(result.kind == .object ? result : nil).requiredObject("ad")
         var mapped = try MappedAdDecoder.ad(ad, colorKey: loadId)
         if let session { mapped.forwarding = RemoteForwarding(session: session, loadId: loadId) }
@@ -75,7 +75,7 @@ final class RemoteAdapter: MediationAdapter {
         completion.fail(
           with: AdNetworkError(
             code: 102, domain: "com.native-ads.mediation",
-            message: "The adapter's ad is not valid: \(error.message)"))
+            message: "The adapter's ad is not valid: \(error.rpcError.message)"))
       }
     }
   }

@@ -5,6 +5,20 @@ import NativeAds
 /// view. Result `{"registered": true, "clickableAssets": [name], "nonclickableAssets": [name]}`.
 enum RegisterAdView: ServiceMethod {
   static let name = "registerAdView"
+  static let clickableAssets = Field.stringArray("clickableAssets")
+  static let nonclickableAssets = Field.stringArray("nonclickableAssets")
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: "Registers the native ad view: clickable and non-clickable assets.",
+      params: AdIDRequest.params + [clickableAssets.member, nonclickableAssets.member],
+      result: .shape(
+        WireShape(
+          nil,
+          [
+            Field.boolean("registered").member, clickableAssets.orRequired().member,
+            nonclickableAssets.orRequired().member,
+          ])), errors: DocumentedError.adErrors + [.wrongAdKind])
+  }
 
   struct Request {
     var adId: String
@@ -13,10 +27,11 @@ enum RegisterAdView: ServiceMethod {
   }
 
   static func decode(_ params: Params) throws(RPCError) -> Request {
-    Request(
-      adId: try params.string("adId"),
-      clickable: try params.optionalStringArray("clickableAssets") ?? [],
-      nonclickable: try params.optionalStringArray("nonclickableAssets") ?? [])
+    try decoding { () throws(InvalidField) in
+      Request(
+        adId: try params(AdIDRequest.adIdField), clickable: try params(clickableAssets) ?? [],
+        nonclickable: try params(nonclickableAssets) ?? [])
+    }
   }
 
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
@@ -35,9 +50,9 @@ enum RegisterAdView: ServiceMethod {
     w.beginObject()
     w.key("registered")
     w.bool(true)
-    w.key("clickableAssets")
+    w.key(clickableAssets.name)
     writeNames(registered.clickable, into: &w)
-    w.key("nonclickableAssets")
+    w.key(nonclickableAssets.name)
     writeNames(registered.nonclickable, into: &w)
     w.endObject()
   }
@@ -55,6 +70,12 @@ enum RegisterAdView: ServiceMethod {
 /// `unregisterAdView {"adId"}` → `{"unregistered": bool}`.
 enum UnregisterAdView: ServiceMethod {
   static let name = "unregisterAdView"
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: "Undoes registerAdView.", params: AdIDRequest.params,
+      result: .shape(WireShape(nil, [Field.boolean("unregistered").member])),
+      errors: DocumentedError.adErrors + [.wrongAdKind])
+  }
 
   static func decode(_ params: Params) throws(RPCError) -> AdIDRequest { try AdIDRequest(params) }
 
@@ -72,6 +93,19 @@ enum UnregisterAdView: ServiceMethod {
 /// first visible pixel of a registered native ad records its impression.
 enum ReportVisibility: ServiceMethod {
   static let name = "reportVisibility"
+  static let visiblePixels = Field.optionalInt("visiblePixels", minimum: 0).orRequired()
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: "The app reports visible pixels; the first visible pixel records the impression.",
+      params: AdIDRequest.params + [visiblePixels.member],
+      result: .shape(
+        WireShape(
+          nil,
+          [
+            Field.boolean("impressionRecorded").member,
+            WireMember(name: "reason", type: .cases(of: NotRecordedReason.self), required: false),
+          ])), errors: DocumentedError.adErrors + [.wrongAdKind])
+  }
 
   struct Request {
     var adId: String
@@ -79,8 +113,9 @@ enum ReportVisibility: ServiceMethod {
   }
 
   static func decode(_ params: Params) throws(RPCError) -> Request {
-    Request(
-      adId: try params.string("adId"), visiblePixels: try params.int("visiblePixels", atLeast: 0))
+    try decoding { () throws(InvalidField) in
+      Request(adId: try params(AdIDRequest.adIdField), visiblePixels: try params(visiblePixels))
+    }
   }
 
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
@@ -100,6 +135,14 @@ enum ReportVisibility: ServiceMethod {
 /// landing page or app a click opened (`willDismissScreen`, `didDismissScreen`).
 enum ReportScreenDismissed: ServiceMethod {
   static let name = "reportScreenDismissed"
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary:
+        "The user came back from what a click opened (willDismissScreen, didDismissScreen).",
+      params: AdIDRequest.params,
+      result: .shape(WireShape(nil, [Field.boolean("dismissed").member])),
+      errors: DocumentedError.adErrors)
+  }
 
   static func decode(_ params: Params) throws(RPCError) -> AdIDRequest { try AdIDRequest(params) }
 

@@ -16,16 +16,30 @@ enum GetEvents: ServiceMethod {
   static let defaultLimit = 1000
   static let maximumLimit = 10_000
 
+  static let adId = Field.optionalString("adId")
+  static let event = Field.optionalString("event")
+  static let since = Field.optionalInt("since", minimum: 0)
+  static let limit = Field.optionalInt(
+    "limit", minimum: 1, maximum: maximumLimit, wordedAsRange: true)
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: "The event log, oldest first.",
+      params: [adId.member, event.member, since.member, limit.member],
+      result: .shape(
+        WireShape(
+          nil,
+          [
+            WireMember(name: "events", type: .array(.component("Event")), required: true),
+            Field.optionalInt("lastSequence", minimum: 0).orRequired().member,
+          ])))
+  }
+
   static func decode(_ params: Params) throws(RPCError) -> Request {
-    let limit = try params.optionalInt("limit") ?? defaultLimit
-    guard (1...maximumLimit).contains(limit) else {
-      throw .invalidParams(field: "limit", "must be between 1 and \(maximumLimit)")
+    try decoding { () throws(InvalidField) in
+      let limit = try params(limit) ?? defaultLimit
+      let since = try params(since)
+      return Request(adId: try params(adId), event: try params(event), since: since, limit: limit)
     }
-    let since = try params.optionalInt("since")
-    if let since, since < 0 { throw .invalidParams(field: "since", "must be at least 0") }
-    return Request(
-      adId: try params.optionalString("adId"), event: try params.optionalString("event"),
-      since: since, limit: limit)
   }
 
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)

@@ -5,6 +5,12 @@ import NativeAds
 /// `disableImageLoading`.
 enum ImageForKey: ServiceMethod {
   static let name = "imageForKey"
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: "An image asset of an ad (icon, image, _adChoices...), or null.",
+      params: AdKeyRequest.params, result: .nullable(.component("Image")),
+      errors: DocumentedError.adErrors)
+  }
 
   static func decode(_ params: Params) throws(RPCError) -> AdKeyRequest { try AdKeyRequest(params) }
 

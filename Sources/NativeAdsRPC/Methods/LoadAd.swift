@@ -6,58 +6,98 @@ import NativeAds
 enum LoadAd: ServiceMethod {
   static let name = "loadAd"
 
+  /// `options`: the loader options (`GADNativeAdLoaderOptions` and friends).
+  enum Options {
+    static let disableImageLoading = Field.optionalBool("disableImageLoading")
+    static let shouldRequestMultipleImages = Field.optionalBool("shouldRequestMultipleImages")
+    static let mediaAspectRatio = Field.optionalEnumeration(
+      "mediaAspectRatio", MediaAspectRatio.self)
+    static let adChoicesPosition = Field.optionalEnumeration(
+      "adChoicesPosition", AdChoicesPosition.self)
+    static let startMuted = Field.optionalBool("startMuted")
+    static let customControlsRequested = Field.optionalBool("customControlsRequested")
+    static let clickToExpandRequested = Field.optionalBool("clickToExpandRequested")
+    static let numberOfAds = Field.optionalInt("numberOfAds")
+    static let shape = WireShape(
+      "LoaderOptions", closed: false,
+      [
+        disableImageLoading.member, shouldRequestMultipleImages.member, mediaAspectRatio.member,
+        adChoicesPosition.member, startMuted.member, customControlsRequested.member,
+        clickToExpandRequested.member, numberOfAds.member,
+      ])
+  }
+
+  /// `request`: the request's targeting (`GADRequest`).
+  enum Targeting {
+    static let isTestRequest = Field.optionalBool("isTestRequest")
+    static let keywords = Field.stringArray("keywords")
+    static let contentURL = Field.optionalString("contentURL")
+    static let customTargeting = Field.object(
+      "customTargeting", .map(.oneOf([.string(), .array(.string())])))
+    static let seed = Field.optionalInt("seed", minimum: 0)
+    static let shape = WireShape(
+      "RequestTargeting", closed: false,
+      [
+        isTestRequest.member, keywords.member, contentURL.member, customTargeting.member,
+        seed.member,
+      ])
+  }
+
+  static let adUnitID = Field.string("adUnitID")
+  static let adTypes = Field.enumerationArray("adTypes", AdKind.self)
+  static let customNativeAdFormatIDs = Field.stringArray("customNativeAdFormatIDs")
+  static let options = Field.object("options", Options.shape)
+  static let request = Field.object("request", Targeting.shape)
+
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: "Loads 1 to numberOfAds native or custom native ads.",
+      params: [
+        adUnitID.member, adTypes.member, customNativeAdFormatIDs.member, options.member,
+        request.member,
+      ], result: .component("LoadAdResult"),
+      errors: [
+        .invalidParams, .invalidRequest, .noFill, .networkError, .timeout,
+        .mediationAdapterError,
+      ])
+  }
+
   static func decode(_ params: Params) throws(RPCError) -> AdRequest {
-    var request = AdRequest(adUnitID: try params.string("adUnitID"))
-    if let types = try params.optionalStringArray("adTypes") {
-      var kinds: [AdKind] = []
-      for (i, t) in types.enumerated() {
-        guard let kind = AdKind(rawValue: t) else {
-          throw .invalidParams(
-            field: "adTypes[\(i)]", "must be one of \"native\", \"customNative\"")
-        }
-        kinds.append(kind)
-      }
-      request.adTypes = kinds
-    }
-    request.customNativeAdFormatIDs =
-      try params.optionalStringArray("customNativeAdFormatIDs") ?? []
-    if let o = try params.optionalObject("options") {
+    try decoding { () throws(InvalidField) in try decodeRequest(params) }
+  }
+
+  private static func decodeRequest(_ params: Params) throws(InvalidField) -> AdRequest {
+    var request = AdRequest(adUnitID: try params(adUnitID))
+    if let kinds = try params(adTypes) { request.adTypes = kinds }
+    request.customNativeAdFormatIDs = try params(customNativeAdFormatIDs) ?? []
+    if let o = try params(options) {
+      typealias O = Options
       var options = LoaderOptions()
-      if let v = try o.optionalBool("disableImageLoading") { options.disableImageLoading = v }
-      if let v = try o.optionalBool("shouldRequestMultipleImages") {
-        options.shouldRequestMultipleImages = v
-      }
-      if let v = try o.optionalEnum("mediaAspectRatio", MediaAspectRatio.self) {
-        options.mediaAspectRatio = v
-      }
-      if let v = try o.optionalEnum("adChoicesPosition", AdChoicesPosition.self) {
-        options.adChoicesPosition = v
-      }
-      if let v = try o.optionalBool("startMuted") { options.startMuted = v }
-      if let v = try o.optionalBool("customControlsRequested") {
-        options.customControlsRequested = v
-      }
-      if let v = try o.optionalBool("clickToExpandRequested") { options.clickToExpandRequested = v }
-      if let v = try o.optionalInt("numberOfAds") { options.numberOfAds = v }
+      if let v = try o(O.disableImageLoading) { options.disableImageLoading = v }
+      if let v = try o(O.shouldRequestMultipleImages) { options.shouldRequestMultipleImages = v }
+      if let v = try o(O.mediaAspectRatio) { options.mediaAspectRatio = v }
+      if let v = try o(O.adChoicesPosition) { options.adChoicesPosition = v }
+      if let v = try o(O.startMuted) { options.startMuted = v }
+      if let v = try o(O.customControlsRequested) { options.customControlsRequested = v }
+      if let v = try o(O.clickToExpandRequested) { options.clickToExpandRequested = v }
+      if let v = try o(O.numberOfAds) { options.numberOfAds = v }
       request.options = options
     }
-    if let r = try params.optionalObject("request") {
-      request.isTestRequest = try r.optionalBool("isTestRequest")
-      request.keywords = try r.optionalStringArray("keywords") ?? []
-      request.contentURL = try r.optionalString("contentURL")
-      if let seed = try r.optionalInt("seed") {
-        guard seed >= 0 else { throw .invalidParams(field: "request.seed", "must be at least 0") }
-        request.seed = UInt64(seed)
-      }
-      if let targeting = try r.optionalObject("customTargeting"), let object = targeting.object {
+    if let r = try params(self.request) {
+      typealias T = Targeting
+      request.isTestRequest = try r(T.isTestRequest)
+      request.keywords = try r(T.keywords) ?? []
+      request.contentURL = try r(T.contentURL)
+      if let seed = try r(T.seed) { request.seed = UInt64(seed) }
+      if let targeting = try r(T.customTargeting), let object = targeting.object {
         for (key, value) in object.members {
           if let s = value.stringValue {
             request.customTargeting[key] = [s]
           } else if value.kind == .array, value.elements.allSatisfy({ $0.kind == .string }) {
             request.customTargeting[key] = value.elements.map { $0.stringValue ?? "" }
           } else {
-            throw .invalidParams(
-              field: "request.customTargeting.\(key)", "must be a string or an array of strings")
+            throw InvalidField(
+              targeting.path(named: key), "must be a string or an array of strings")
           }
         }
       }

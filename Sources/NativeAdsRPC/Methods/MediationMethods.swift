@@ -5,9 +5,16 @@ import NativeAds
 /// answers the loads of that adapter class (`adapter.loadNativeAd` requests).
 enum RegisterAdapter: ServiceMethod {
   static let name = "mediation.registerAdapter"
+  static let adapterClassName = Field.string("adapterClassName", nonEmpty: true)
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: "This connection answers adapter.loadNativeAd for an adapter class.",
+      params: [adapterClassName.member],
+      result: .shape(WireShape(nil, [Field.boolean("registered").member])))
+  }
 
   static func decode(_ params: Params) throws(RPCError) -> String {
-    try params.nonEmptyString("adapterClassName")
+    try decoding { () throws(InvalidField) in try params(adapterClassName) }
   }
 
   static func handle(_ className: String, context: MethodContext, result w: inout JSONWriter)
@@ -31,9 +38,15 @@ enum RegisterAdapter: ServiceMethod {
 /// this connection had not registered it).
 enum UnregisterAdapter: ServiceMethod {
   static let name = "mediation.unregisterAdapter"
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: "Stops answering for an adapter class.",
+      params: [RegisterAdapter.adapterClassName.member],
+      result: .shape(WireShape(nil, [Field.boolean("unregistered").member])))
+  }
 
   static func decode(_ params: Params) throws(RPCError) -> String {
-    try params.nonEmptyString("adapterClassName")
+    try decoding { () throws(InvalidField) in try params(RegisterAdapter.adapterClassName) }
   }
 
   static func handle(_ className: String, context: MethodContext, result w: inout JSONWriter)
@@ -80,6 +93,9 @@ enum AdapterReport {
     return delegate
   }
 
+  /// `{"recorded": bool}`.
+  static let result: WireType = .shape(WireShape(nil, [Field.boolean("recorded").member]))
+
   static func write(_ recorded: Bool, into w: inout JSONWriter) {
     w.beginObject()
     w.key("recorded")
@@ -91,6 +107,11 @@ enum AdapterReport {
 /// `adapter.reportImpression {"adId"}`: the network saw the impression (counted once).
 enum AdapterReportImpression: ServiceMethod {
   static let name = "adapter.reportImpression"
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: "An adapter that handles impressions reports one (counted once).",
+      params: AdIDRequest.params, result: AdapterReport.result, errors: DocumentedError.adErrors)
+  }
   static func decode(_ params: Params) throws(RPCError) -> AdIDRequest { try AdIDRequest(params) }
   static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
@@ -103,6 +124,11 @@ enum AdapterReportImpression: ServiceMethod {
 /// `adapter.reportClick {"adId"}`: the network handled a click.
 enum AdapterReportClick: ServiceMethod {
   static let name = "adapter.reportClick"
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: "An adapter that handles clicks reports one.", params: AdIDRequest.params,
+      result: AdapterReport.result, errors: DocumentedError.adErrors)
+  }
   static func decode(_ params: Params) throws(RPCError) -> AdIDRequest { try AdIDRequest(params) }
   static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
@@ -117,6 +143,9 @@ enum AdapterReportClick: ServiceMethod {
 protocol AdapterEventReport: ServiceMethod
 where Request == AdapterEventReportRequest<Event> {
   associatedtype Event: RawRepresentable & CaseIterable where Event.RawValue == String
+  static var summary: String { get }
+  /// `event`, one of `Event`'s raw values.
+  static var eventField: Field<Event> { get }
   static func forward(_ event: Event, to delegate: any MediationNativeAdEventDelegate)
 }
 
@@ -126,11 +155,17 @@ struct AdapterEventReportRequest<Event> {
 }
 
 extension AdapterEventReport {
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: summary, params: AdIDRequest.params + [eventField.member],
+      result: AdapterReport.result, errors: DocumentedError.adErrors)
+  }
+
   static func decode(_ params: Params) throws(RPCError) -> Request {
-    guard let event = try params.optionalEnum("event", Event.self) else {
-      throw .invalidParams(field: "event", "is required")
+    try decoding { () throws(InvalidField) in
+      let event = try params(eventField)
+      return Request(adId: try params(AdIDRequest.adIdField), event: event)
     }
-    return Request(adId: try params.string("adId"), event: event)
   }
 
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
@@ -146,6 +181,8 @@ extension AdapterEventReport {
 /// `adapter.reportVideoEvent {"adId", "event"}`: forwarded to the app as a `videoEvent`.
 enum AdapterReportVideoEvent: AdapterEventReport {
   static let name = "adapter.reportVideoEvent"
+  static let summary = "An adapter reports a video event."
+  static let eventField = Field<AdapterReport.VideoEvent>.enumeration("event")
 
   static func forward(
     _ event: AdapterReport.VideoEvent, to delegate: any MediationNativeAdEventDelegate
@@ -163,6 +200,8 @@ enum AdapterReportVideoEvent: AdapterEventReport {
 /// `adapter.reportFullScreen {"adId", "event"}`: forwarded to the app as an `adEvent`.
 enum AdapterReportFullScreen: AdapterEventReport {
   static let name = "adapter.reportFullScreen"
+  static let summary = "An adapter reports a full-screen event."
+  static let eventField = Field<AdapterReport.ScreenEvent>.enumeration("event")
 
   static func forward(
     _ event: AdapterReport.ScreenEvent, to delegate: any MediationNativeAdEventDelegate

@@ -5,6 +5,14 @@ import NativeAds
 /// Ad; `-32602` naming `reason` when the reason is not one it offers.
 enum MuteThisAd: ServiceMethod {
   static let name = "muteThisAd"
+  static let reason = Field.optionalString("reason")
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: "Mute This Ad, with one of the offered reasons.",
+      params: AdIDRequest.params + [reason.member],
+      result: .shape(WireShape(nil, [Field.boolean("muted").member])),
+      errors: DocumentedError.adErrors + [.muteNotOffered])
+  }
 
   struct Request {
     var adId: String
@@ -12,7 +20,9 @@ enum MuteThisAd: ServiceMethod {
   }
 
   static func decode(_ params: Params) throws(RPCError) -> Request {
-    Request(adId: try params.string("adId"), reason: try params.optionalString("reason"))
+    try decoding { () throws(InvalidField) in
+      Request(adId: try params(AdIDRequest.adIdField), reason: try params(reason))
+    }
   }
 
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)

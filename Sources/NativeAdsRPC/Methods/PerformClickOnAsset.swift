@@ -6,6 +6,14 @@ import NativeAds
 /// page. `{"recorded", "action", "url"}`.
 enum PerformClickOnAsset: ServiceMethod {
   static let name = "performClickOnAsset"
+  static let openableURLSchemes = Field.stringArray("openableURLSchemes")
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary:
+        "Records a click and says what to open: custom click handler, deep link or landing page.",
+      params: AdKeyRequest.params + [openableURLSchemes.member],
+      result: .component("ClickResult"), errors: DocumentedError.adErrors + [.assetNotFound])
+  }
 
   struct Request {
     var adId: String
@@ -14,9 +22,12 @@ enum PerformClickOnAsset: ServiceMethod {
   }
 
   static func decode(_ params: Params) throws(RPCError) -> Request {
-    Request(
-      adId: try params.string("adId"), key: try params.string("key"),
-      openableURLSchemes: try params.optionalStringArray("openableURLSchemes") ?? [])
+    let ad = try AdKeyRequest(params)
+    return Request(
+      adId: ad.adId, key: ad.key,
+      openableURLSchemes: try decoding { () throws(InvalidField) in
+        try params(openableURLSchemes) ?? []
+      })
   }
 
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)

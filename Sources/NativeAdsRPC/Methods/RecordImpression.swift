@@ -5,6 +5,12 @@ import NativeAds
 /// ad is expired or muted, `{"recorded": false, "reason"}`.
 enum RecordImpression: ServiceMethod {
   static let name = "recordImpression"
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: "Records the impression (once).",
+      params: AdIDRequest.params, result: .component("ImpressionResult"),
+      errors: DocumentedError.adErrors)
+  }
 
   static func decode(_ params: Params) throws(RPCError) -> AdIDRequest { try AdIDRequest(params) }
 

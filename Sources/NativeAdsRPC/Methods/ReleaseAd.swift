@@ -4,6 +4,14 @@ import NativeAds
 /// `releaseAd {"adId"}`: `{"released": true}`; every later call naming the ad gets 2001.
 enum ReleaseAd: ServiceMethod {
   static let name = "releaseAd"
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: "Releases an ad; later calls naming it get 2001.",
+      params: AdIDRequest.params,
+      result: .shape(
+        WireShape(nil, [WireMember(name: "released", type: .constant(.bool(true)), required: true)])
+      ), errors: DocumentedError.adErrors)
+  }
 
   static func decode(_ params: Params) throws(RPCError) -> AdIDRequest { try AdIDRequest(params) }
 

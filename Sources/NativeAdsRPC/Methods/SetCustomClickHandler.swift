@@ -6,6 +6,14 @@ import NativeAds
 /// system-defined ad.
 enum SetCustomClickHandler: ServiceMethod {
   static let name = "setCustomClickHandler"
+  static let enabled = Field.boolean("enabled")
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: "This connection handles clicks on a custom native ad itself (customClick).",
+      params: AdIDRequest.params + [enabled.member],
+      result: .shape(WireShape(nil, [Field.boolean("enabled").member])),
+      errors: DocumentedError.adErrors + [.wrongAdKind])
+  }
 
   struct Request {
     var adId: String
@@ -13,7 +21,9 @@ enum SetCustomClickHandler: ServiceMethod {
   }
 
   static func decode(_ params: Params) throws(RPCError) -> Request {
-    Request(adId: try params.string("adId"), enabled: try params.bool("enabled"))
+    try decoding { () throws(InvalidField) in
+      Request(adId: try params(AdIDRequest.adIdField), enabled: try params(enabled))
+    }
   }
 
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)

@@ -5,6 +5,24 @@ import NativeAds
 /// "currentTime", "duration"}`. Changes happen only with custom controls enabled.
 enum VideoControl: ServiceMethod {
   static let name = "videoControl"
+  static let action = Field<VideoAction>.enumeration("action")
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: "play, pause, stop, mute or unmute (only with custom controls).",
+      params: AdIDRequest.params + [action.member],
+      result: .shape(
+        WireShape(
+          nil,
+          [
+            Field.boolean("applied").member,
+            WireMember(
+              name: "reason", type: .cases(of: VideoControlOutcome.Reason.self), required: false),
+            WireMember(
+              name: "videoController", type: .component("VideoController"), required: false),
+            WireMember(name: "currentTime", type: .number(), required: false),
+            WireMember(name: "duration", type: .number(), required: false),
+          ])), errors: DocumentedError.adErrors)
+  }
 
   struct Request {
     var adId: String
@@ -12,10 +30,10 @@ enum VideoControl: ServiceMethod {
   }
 
   static func decode(_ params: Params) throws(RPCError) -> Request {
-    guard let action = try params.optionalEnum("action", VideoAction.self) else {
-      throw .invalidParams(field: "action", "is required")
+    try decoding { () throws(InvalidField) in
+      let action = try params(action)
+      return Request(adId: try params(AdIDRequest.adIdField), action: action)
     }
-    return Request(adId: try params.string("adId"), action: action)
   }
 
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
@@ -47,6 +65,11 @@ enum VideoControl: ServiceMethod {
 /// for an ad without video.
 enum GetVideoState: ServiceMethod {
   static let name = "getVideoState"
+  static var signature: MethodSignature {
+    MethodSignature(
+      summary: "The video controller, time and duration, or null.", params: AdIDRequest.params,
+      result: .nullable(.component("VideoState")), errors: DocumentedError.adErrors)
+  }
 
   static func decode(_ params: Params) throws(RPCError) -> AdIDRequest { try AdIDRequest(params) }
 

@@ -1,12 +1,14 @@
 import JSONRPC
 import NativeAds
 
-/// Reads store documents (formats, creatives, ad units, images) into domain values.
+/// Reads store documents (formats, creatives, ad units, images) into domain values, through
+/// the fields of their shapes (`StoreShapes.swift`).
 ///
 /// One reader for the store file and the `store.*` methods, so both apply the same rules and
 /// name the offending field the same way (`creatives[3].assets.MainImage.width must be a
 /// positive integer`). Cross-item rules (a custom creative's required assets, ad units naming
-/// existing creatives) are the ``Inventory``'s; this type checks shapes and values.
+/// existing creatives) are the ``Inventory``'s; this type checks shapes and values. Every
+/// function expects an object already checked against its shape (as ``Field`` reads do).
 enum StoreDecoder {
   /// The AdChoices of indirect creatives that do not give their own.
   static let defaultAdChoices = AdChoicesInfo(
@@ -15,113 +17,68 @@ enum StoreDecoder {
       picture: .placeholder(width: 30, height: 30, colorKey: "adchoices", shapeKey: "icon")),
     clickURL: "https://adssettings.google.com/whythisad")
 
-  static let formatFields: Set<String> = ["id", "assets", "description"]
-  static let formatAssetFields: Set<String> = ["name", "type", "required"]
-  static let creativeFields: Set<String> = [
-    "id", "kind", "formatID", "assets", "priority", "eCPM", "landingPageURL", "deepLinks",
-    "customClickAction", "indirect", "adChoices", "muteThisAdReasons", "targeting", "video",
-    "description",
-  ]
-  static let nativeAssetFields: Set<String> = [
-    "headline", "body", "callToAction", "store", "price", "advertiser", "starRating", "icon",
-    "images", "extraAssets",
-  ]
-  static let imageFields: Set<String> = ["url", "width", "height", "scale", "mimeType", "data"]
-  static let videoFields: Set<String> = [
-    "duration", "aspectRatio", "customControlsAllowed", "clickToExpandAllowed", "poster",
-  ]
-  static let targetingFields: Set<String> = ["customTargeting", "keywords", "contentURLs"]
-  static let adChoicesFields: Set<String> = ["image", "clickURL", "attribution"]
-  static let adUnitFields: Set<String> = [
-    "id", "creatives", "description", "waterfall", "deadlineMs",
-  ]
-  static let sourceFields: Set<String> = [
-    "type", "adapterClassName", "parameter", "eCPM", "timeoutMs", "label",
-  ]
-
   // MARK: Formats
 
-  static func format(_ p: Params) throws(RPCError) -> CustomFormat {
-    try p.rejectUnknownMembers(allowed: formatFields)
-    let id = try p.nonEmptyString("id")
-    guard let assets = try p.objectArray("assets") else {
-      throw .invalidParams(field: p.path("assets"), "is required")
-    }
+  static func format(_ p: Params) throws(InvalidField) -> CustomFormat {
+    typealias F = FormatShape
+    let id = try p(F.id)
     var definitions: [CustomAssetDefinition] = []
-    for a in assets {
-      try a.rejectUnknownMembers(allowed: formatAssetFields)
-      let name = try a.nonEmptyString("name")
-      guard let type = try a.optionalEnum("type", CustomAssetType.self) else {
-        throw .invalidParams(field: a.path("type"), "is required")
-      }
+    for a in try p(F.assets) {
       definitions.append(
         CustomAssetDefinition(
-          name: name, type: type, required: try a.optionalBool("required") ?? false))
+          name: try a(F.Asset.name), type: try a(F.Asset.type),
+          required: try a(F.Asset.required) ?? false))
     }
     return CustomFormat(id: id, assets: definitions)
   }
 
   // MARK: Ad units
 
-  static func adUnit(_ p: Params) throws(RPCError) -> AdUnit {
-    try p.rejectUnknownMembers(allowed: adUnitFields)
-    var unit = AdUnit(
-      id: try p.nonEmptyString("id"), creativeIDs: try p.optionalStringArray("creatives") ?? [])
-    if let sources = try p.objectArray("waterfall") {
+  static func adUnit(_ p: Params) throws(InvalidField) -> AdUnit {
+    typealias F = AdUnitShape
+    var unit = AdUnit(id: try p(F.id), creativeIDs: try p(F.creatives) ?? [])
+    if let sources = try p(F.waterfall) {
       var waterfall: [WaterfallSource] = []
-      for s in sources {
-        try s.rejectUnknownMembers(allowed: sourceFields)
-        let eCPM = try s.optionalDouble("eCPM", in: 0...1_000_000) ?? 0
-        let label = try s.optionalString("label")
-        switch try s.string("type") {
-        case "inventory":
-          waterfall.append(.inventory(eCPM: eCPM, label: label))
-        case "customEvent":
-          let timeout = try s.optionalInt("timeoutMs") ?? 5000
-          guard timeout >= 1 else {
-            throw .invalidParams(field: s.path("timeoutMs"), "must be a positive integer")
-          }
-          waterfall.append(
-            .customEvent(
-              adapterClassName: try s.nonEmptyString("adapterClassName"),
-              parameter: try s.optionalString("parameter") ?? "", eCPM: eCPM,
-              timeoutMs: UInt64(timeout), label: label))
-        default:
-          throw .invalidParams(field: s.path("type"), "must be \"inventory\" or \"customEvent\"")
-        }
-      }
+      for s in sources { waterfall.append(try source(s)) }
       unit.waterfall = waterfall
     }
-    if let deadline = try p.optionalInt("deadlineMs") {
-      guard deadline >= 1 else {
-        throw .invalidParams(field: p.path("deadlineMs"), "must be a positive integer")
-      }
-      unit.deadlineMs = UInt64(deadline)
-    }
+    unit.deadlineMs = try p(F.deadlineMs).map(UInt64.init)
     return unit
+  }
+
+  private static func source(_ s: Params) throws(InvalidField) -> WaterfallSource {
+    typealias F = WaterfallSourceShape
+    let eCPM = try s(F.eCPM) ?? 0
+    let label = try s(F.label)
+    switch try s(F.type) {
+    case .inventory:
+      return .inventory(eCPM: eCPM, label: label)
+    case .customEvent:
+      let timeout = try s(F.timeoutMs).map(UInt64.init) ?? WaterfallSource.defaultTimeoutMs
+      return .customEvent(
+        adapterClassName: try s(F.adapterClassName), parameter: try s(F.parameter) ?? "",
+        eCPM: eCPM, timeoutMs: timeout, label: label)
+    }
   }
 
   // MARK: Creatives
 
-  static func creative(_ p: Params, format lookup: (String) -> CustomFormat?) throws(RPCError)
-    -> Creative
+  static func creative(_ p: Params, format lookup: (String) -> CustomFormat?)
+    throws(InvalidField) -> Creative
   {
-    try p.rejectUnknownMembers(allowed: creativeFields)
-    let id = try p.nonEmptyString("id")
-    guard let kind = try p.optionalEnum("kind", AdKind.self) else {
-      throw .invalidParams(field: p.path("kind"), "is required")
-    }
-    guard let assets = try p.optionalObject("assets") else {
-      throw .invalidParams(field: p.path("assets"), "is required")
-    }
-    let video = try p.optionalObject("video").map { v throws(RPCError) in try videoMedia(v) }
+    typealias F = CreativeShape
+    let id = try p(F.id)
+    let kind = try p(F.kind)
+    let assets = try p(F.assets)
+    let video = try p(F.video).map { v throws(InvalidField) in try videoMedia(v) }
     let content: CreativeContent
     var media: MediaContent
     switch kind {
     case .native:
-      if p.raw("formatID") != nil {
-        throw .invalidParams(field: p.path("formatID"), "applies only to customNative creatives")
+      if p.raw(F.formatID.name) != nil {
+        throw InvalidField(p.path(F.formatID.name), "applies only to customNative creatives")
       }
+      try NativeAssetsShape.shape.check(assets)
       let native = try nativeAssets(assets, colorKey: id)
       content = .native(native)
       if var video {
@@ -137,109 +94,102 @@ enum StoreDecoder {
         media = MediaContent()
       }
     case .customNative:
-      if p.raw("video") != nil {
-        throw .invalidParams(
-          field: p.path("video"), "applies only to native creatives (use a video asset)")
+      if p.raw(F.video.name) != nil {
+        throw InvalidField(
+          p.path(F.video.name), "applies only to native creatives (use a video asset)")
       }
-      let formatID = try p.nonEmptyString("formatID")
+      let formatID = try p(F.formatID)
       guard let format = lookup(formatID) else {
-        throw .invalidParams(field: p.path("formatID"), "names no defined custom format")
+        throw InvalidField(p.path(F.formatID.name), "names no defined custom format")
       }
       var values: [(name: String, value: CustomAssetValue)] = []
       media = MediaContent()
       for name in assets.memberNames {
         guard let definition = format.asset(named: name) else {
-          throw .invalidParams(
-            field: assets.path(named: name), "is not an asset of custom format \(formatID)")
+          throw InvalidField(
+            assets.path(named: name), "is not an asset of custom format \(formatID)")
         }
         switch definition.type {
         case .text:
           values.append((name, .text(try assets.string(named: name))))
         case .image:
-          values.append((name, .image(try image(try assets.object(named: name), colorKey: id))))
+          let object = try assets.object(named: name)
+          try ImageInputShape.shape.check(object)
+          values.append((name, .image(try image(object, colorKey: id))))
         case .video:
-          media = try videoMedia(try assets.object(named: name))
+          let object = try assets.object(named: name)
+          try VideoShape.shape.check(object)
+          media = try videoMedia(object)
           values.append((name, .video))
         }
       }
       content = .custom(formatID: formatID, assets: values)
     }
     var adChoices: AdChoicesInfo?
-    if try p.optionalBool("indirect") ?? false {
-      adChoices = defaultAdChoices
-      if let a = try p.optionalObject("adChoices") {
-        try a.rejectUnknownMembers(allowed: adChoicesFields)
-        if let imageParams = try a.optionalObject("image") {
-          adChoices?.image = try image(imageParams, colorKey: "adchoices")
-        }
-        if let url = try a.optionalString("clickURL") { adChoices?.clickURL = url }
-        if let attribution = try a.optionalString("attribution") {
-          guard ["Ad", "Advertisement", "Sponsored"].contains(attribution) else {
-            throw .invalidParams(
-              field: a.path("attribution"), "must be \"Ad\", \"Advertisement\" or \"Sponsored\"")
-          }
-          adChoices?.attribution = attribution
-        }
-      }
-    } else if p.raw("adChoices") != nil {
-      throw .invalidParams(field: p.path("adChoices"), "applies only to indirect creatives")
+    if try p(F.indirect) ?? false {
+      adChoices =
+        try p(F.adChoices).map { a throws(InvalidField) in try self.adChoices(a) }
+        ?? defaultAdChoices
+    } else if p.raw(F.adChoices.name) != nil {
+      throw InvalidField(p.path(F.adChoices.name), "applies only to indirect creatives")
     }
     return Creative(
       id: id, content: content, media: media, adChoices: adChoices,
-      priority: try p.optionalInt("priority") ?? 0,
-      eCPM: try p.optionalDouble("eCPM", in: 0...1_000_000) ?? 0,
-      deepLinks: try p.optionalStringArray("deepLinks") ?? [],
-      landingPageURL: try p.nonEmptyString("landingPageURL"),
-      hasCustomClickAction: try p.optionalBool("customClickAction") ?? false,
-      targeting: try p.optionalObject("targeting").map { t throws(RPCError) in try targeting(t) }
+      priority: try p(F.priority) ?? 0,
+      eCPM: try p(F.eCPM) ?? 0,
+      deepLinks: try p(F.deepLinks) ?? [],
+      landingPageURL: try p(F.landingPageURL),
+      hasCustomClickAction: try p(F.customClickAction) ?? false,
+      targeting: try p(F.targeting).map { t throws(InvalidField) in try targeting(t) }
         ?? Targeting(),
-      muteThisAdReasons: try p.optionalStringArray("muteThisAdReasons") ?? [])
+      muteThisAdReasons: try p(F.muteThisAdReasons) ?? [])
   }
 
-  private static func nativeAssets(_ a: Params, colorKey: String) throws(RPCError) -> NativeAssets {
-    try a.rejectUnknownMembers(allowed: nativeAssetFields)
-    var extras: [(key: String, value: String)] = []
-    if let e = try a.optionalObject("extraAssets") {
-      for name in e.memberNames { extras.append((name, try e.string(named: name))) }
-    }
+  private static func adChoices(_ a: Params) throws(InvalidField) -> AdChoicesInfo {
+    typealias F = AdChoicesInputShape
+    var adChoices = defaultAdChoices
+    if let i = try a(F.image) { adChoices.image = try image(i, colorKey: "adchoices") }
+    if let url = try a(F.clickURL) { adChoices.clickURL = url }
+    if let attribution = try a(F.attribution) { adChoices.attribution = attribution.rawValue }
+    return adChoices
+  }
+
+  /// The assets of a native creative or a mapped ad (`a` checked against its shape).
+  static func nativeAssets(_ a: Params, colorKey: String) throws(InvalidField) -> NativeAssets {
+    typealias F = NativeAssetsShape
     var images: [AdImage] = []
-    for i in try a.objectArray("images") ?? [] { images.append(try image(i, colorKey: colorKey)) }
+    for i in try a(F.images) ?? [] { images.append(try image(i, colorKey: colorKey)) }
     return NativeAssets(
-      headline: try a.string("headline"),
-      body: try a.optionalString("body"),
-      callToAction: try a.optionalString("callToAction"),
-      store: try a.optionalString("store"),
-      price: try a.optionalString("price"),
-      advertiser: try a.optionalString("advertiser"),
-      starRating: try a.optionalDouble("starRating", in: 0...5),
-      icon: try a.optionalObject("icon").map { i throws(RPCError) in
-        try image(i, colorKey: colorKey)
-      },
+      headline: try a(F.headline),
+      body: try a(F.body),
+      callToAction: try a(F.callToAction),
+      store: try a(F.store),
+      price: try a(F.price),
+      advertiser: try a(F.advertiser),
+      starRating: try a(F.starRating),
+      icon: try a(F.icon).map { i throws(InvalidField) in try image(i, colorKey: colorKey) },
       images: images,
-      extraAssets: extras)
+      extraAssets: try a(F.extraAssets) ?? [])
   }
 
-  private static func videoMedia(_ v: Params) throws(RPCError) -> MediaContent {
-    try v.rejectUnknownMembers(allowed: videoFields)
-    guard let duration = try v.optionalDouble("duration", in: 0.001...86_400) else {
-      throw .invalidParams(field: v.path("duration"), "is required")
-    }
-    let poster = try v.optionalObject("poster").map { p throws(RPCError) in
+  private static func videoMedia(_ v: Params) throws(InvalidField) -> MediaContent {
+    typealias F = VideoShape
+    let duration = try v(F.duration)
+    let poster = try v(F.poster).map { p throws(InvalidField) in
       try image(p, colorKey: "poster")
     }
     let ratio =
-      try v.optionalDouble("aspectRatio", in: 0.01...100)
-      ?? poster.map { Double($0.width) / Double($0.height) } ?? 0
+      try v(F.aspectRatio) ?? poster.map { Double($0.width) / Double($0.height) } ?? 0
     return MediaContent(
       aspectRatio: ratio, hasVideoContent: true, duration: duration, mainImage: poster,
-      customControlsAllowed: try v.optionalBool("customControlsAllowed") ?? false,
-      clickToExpandAllowed: try v.optionalBool("clickToExpandAllowed") ?? false)
+      customControlsAllowed: try v(F.customControlsAllowed) ?? false,
+      clickToExpandAllowed: try v(F.clickToExpandAllowed) ?? false)
   }
 
-  private static func targeting(_ t: Params) throws(RPCError) -> Targeting {
-    try t.rejectUnknownMembers(allowed: targetingFields)
+  private static func targeting(_ t: Params) throws(InvalidField) -> Targeting {
+    typealias F = TargetingShape
     var custom: [String: [String]] = [:]
-    if let c = try t.optionalObject("customTargeting") {
+    if let c = try t(F.customTargeting) {
       for key in c.memberNames {
         guard let v = c.value(named: key) else { continue }
         if let s = v.stringValue {
@@ -249,41 +199,37 @@ enum StoreDecoder {
         {
           custom[key] = values
         } else {
-          throw .invalidParams(
-            field: c.path(named: key), "must be a string or a non-empty array of strings")
+          throw InvalidField(
+            c.path(named: key), "must be a string or a non-empty array of strings")
         }
       }
     }
     return Targeting(
-      customTargeting: custom, keywords: try t.optionalStringArray("keywords") ?? [],
-      contentURLs: try t.optionalStringArray("contentURLs") ?? [])
+      customTargeting: custom, keywords: try t(F.keywords) ?? [],
+      contentURLs: try t(F.contentURLs) ?? [])
   }
 
   // MARK: Images
 
   /// An Image: `url`, `width`, `height`, optional `scale`, `mimeType`, `data` (base64).
   /// Without `data`, a PNG of the stated size is generated (lazily).
-  static func image(_ p: Params, colorKey: String) throws(RPCError) -> AdImage {
-    try p.rejectUnknownMembers(allowed: imageFields)
-    let url = try p.nonEmptyString("url")
-    let width = try p.int("width", atLeast: 1)
-    let height = try p.int("height", atLeast: 1)
-    guard width <= 8192, height <= 8192 else {
-      throw .invalidParams(
-        field: p.path(width > 8192 ? "width" : "height"), "must be at most 8192")
-    }
-    let scale = try p.optionalDouble("scale", in: 0.1...10) ?? 1
-    if let text = try p.optionalString("data") {
+  static func image(_ p: Params, colorKey: String) throws(InvalidField) -> AdImage {
+    typealias F = ImageInputShape
+    let url = try p(F.url)
+    let width = try p(F.width)
+    let height = try p(F.height)
+    let scale = try p(F.scale) ?? 1
+    if let text = try p(F.data) {
       guard let bytes = Base64.decode(text), !bytes.isEmpty else {
-        throw .invalidParams(field: p.path("data"), "must be non-empty base64")
+        throw InvalidField(p.path(F.data.name), "must be non-empty base64")
       }
       return AdImage(
         url: url, scale: scale, width: width, height: height,
-        mimeType: try p.optionalString("mimeType") ?? "image/png", data: bytes)
+        mimeType: try p(F.mimeType) ?? "image/png", data: bytes)
     }
-    if let mime = try p.optionalString("mimeType"), mime != "image/png" {
-      throw .invalidParams(
-        field: p.path("mimeType"), "must be image/png when the image bytes are generated")
+    if let mime = try p(F.mimeType), mime != "image/png" {
+      throw InvalidField(
+        p.path(F.mimeType.name), "must be image/png when the image bytes are generated")
     }
     let name = url.split(separator: "/").last.map(String.init) ?? url
     let shape = name.hasSuffix(".png") ? String(name.dropLast(4)) : name

@@ -5,10 +5,6 @@ import NativeAds
 /// file embedded at build time) into an ``Inventory``, item by item, with the same rules as
 /// the `store.*` methods.
 public enum StoreLoader {
-  static let documentFields: Set<String> = [
-    "$schema", "description", "formats", "creatives", "adUnits",
-  ]
-
   /// The built-in inventory (`Sources/NativeAdsRPC/Resources/builtin-store.json`).
   public static func builtInInventory() -> Inventory {
     let inventory = Inventory()
@@ -47,66 +43,45 @@ public enum StoreLoader {
   private static func loadDocument(_ document: Params, into inventory: Inventory)
     throws(StoreLoadError)
   {
-    do {
-      try document.rejectUnknownMembers(allowed: documentFields)
+    typealias F = StoreDocumentShape
+    do throws(InvalidField) {
+      try F.shape.check(document)
       // Within one file an ID may appear once per kind (over RPC, putting again replaces).
       var seen: [String: String] = [:]
-      func once(_ kind: String, _ id: String, _ item: Params) throws(RPCError) {
-        let key = kind + "\u{0}" + id
+      func once(_ kind: InventoryItemKind, _ id: String, _ item: Params) throws(InvalidField) {
+        let key = kind.rawValue + "\u{0}" + id
+        let place = String(item.pathPrefix.dropLast())
         if let first = seen[key] {
-          throw .invalidParams(field: item.path("id"), "duplicates the ID of \(first)")
+          throw InvalidField(item.path("id"), "duplicates the ID of \(first)")
         }
-        seen[key] = String(item.pathPrefix.dropLast())
+        seen[key] = place
       }
-      for format in try document.objectArray("formats") ?? [] {
+      func apply(_ item: Params, _ change: () throws(InventoryError) -> Void)
+        throws(InvalidField)
+      {
+        do {
+          try change()
+        } catch {
+          throw error.invalidField(under: String(item.pathPrefix.dropLast()))
+        }
+      }
+      for format in try document(F.formats) ?? [] {
         let value = try StoreDecoder.format(format)
-        try once("format", value.id, format)
-        try apply(format.pathPrefix) { () throws(InventoryError) in
-          _ = try inventory.defineFormat(value)
-        }
+        try once(.format, value.id, format)
+        try apply(format) { () throws(InventoryError) in _ = try inventory.defineFormat(value) }
       }
-      for creative in try document.objectArray("creatives") ?? [] {
+      for creative in try document(F.creatives) ?? [] {
         let value = try StoreDecoder.creative(creative) { inventory.format($0) }
-        try once("creative", value.id, creative)
-        try apply(creative.pathPrefix) { () throws(InventoryError) in
-          _ = try inventory.putCreative(value)
-        }
+        try once(.creative, value.id, creative)
+        try apply(creative) { () throws(InventoryError) in _ = try inventory.putCreative(value) }
       }
-      for unit in try document.objectArray("adUnits") ?? [] {
+      for unit in try document(F.adUnits) ?? [] {
         let value = try StoreDecoder.adUnit(unit)
-        try once("adUnit", value.id, unit)
-        try apply(unit.pathPrefix) { () throws(InventoryError) in
-          _ = try inventory.putAdUnit(value)
-        }
+        try once(.adUnit, value.id, unit)
+        try apply(unit) { () throws(InventoryError) in _ = try inventory.putAdUnit(value) }
       }
-    } catch let error as RPCError {
-      if let (field, problem) = error.fieldProblem {
-        throw StoreLoadError(path: field, problem: problem)
-      }
-      throw StoreLoadError(path: "", problem: error.message)
-    } catch let error as StoreLoadError {
-      throw error
     } catch {
-      throw StoreLoadError(path: "", problem: "\(error)")
+      throw StoreLoadError(path: error.field, problem: error.problem)
     }
-  }
-
-  /// Runs an inventory change, turning its error into one whose path starts at the document.
-  private static func apply(_ prefix: String, _ change: () throws(InventoryError) -> Void)
-    throws(StoreLoadError)
-  {
-    do {
-      try change()
-    } catch {
-      throw StoreLoadError(path: join(prefix, error.path), problem: error.message)
-    }
-  }
-
-  /// `creatives[3].` + `assets.Caption` → `creatives[3].assets.Caption`.
-  static func join(_ prefix: String, _ path: String) -> String {
-    let base = prefix.hasSuffix(".") ? String(prefix.dropLast()) : prefix
-    if path.isEmpty { return base }
-    if base.isEmpty { return path }
-    return path.hasPrefix("[") ? base + path : base + "." + path
   }
 }

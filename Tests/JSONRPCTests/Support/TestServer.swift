@@ -33,10 +33,17 @@ final class TestServer {
       w.int(countCalls)
     }
     dispatcher.register("greet") { call, w throws(RPCError) in
-      let name = try call.params.string("name")
-      let options = try call.params.optionalObject("options")
-      let times = try options?.optionalInt("times") ?? 1
-      let loud = try options?.optionalBool("loud") ?? false
+      let name: String
+      let times: Int
+      let loud: Bool
+      do throws(InvalidField) {
+        name = try call.params.string("name")
+        let options = try call.params.optionalObject("options")
+        times = try options?.optionalInt("times") ?? 1
+        loud = try options?.optionalBool("loud") ?? false
+      } catch {
+        throw error.rpcError
+      }
       let greeting = String(repeating: "hello ", count: times) + name
       w.string(loud ? greeting.uppercased() : greeting)
     }

@@ -86,16 +86,17 @@ final class TestAdapter: MediationAdapter {
     forwarding: (any MediatedNativeAdForwarding)? = nil
   ) -> MediatedNativeAd {
     MediatedNativeAd(
-      headline: headline, body: "Mapped body", callToAction: "Go",
-      icon: AdImage(
-        url: "https://example.test/icon.png",
-        picture: .placeholder(width: 64, height: 64, colorKey: "test", shapeKey: "icon")),
-      images: [
-        AdImage(
-          url: "https://example.test/image.png",
-          picture: .placeholder(width: 400, height: 200, colorKey: "test", shapeKey: "image"))
-      ],
-      extraAssets: [(key: "Extra", value: "Value")],
+      assets: NativeAssets(
+        headline: headline, body: "Mapped body", callToAction: "Go",
+        icon: AdImage(
+          url: "https://example.test/icon.png",
+          picture: .placeholder(width: 64, height: 64, colorKey: "test", shapeKey: "icon")),
+        images: [
+          AdImage(
+            url: "https://example.test/image.png",
+            picture: .placeholder(width: 400, height: 200, colorKey: "test", shapeKey: "image"))
+        ],
+        extraAssets: [(key: "Extra", value: "Value")]),
       handlesUserClicks: clicks, handlesUserImpressions: impressions,
       landingPageURL: "https://example.test/landing", deepLinks: ["testapp://open"],
       forwarding: forwarding)
