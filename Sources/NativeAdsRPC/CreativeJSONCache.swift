@@ -124,8 +124,11 @@ final class CreativeJSONCache {
       AdJSON.write(choices.image, withData: withData, into: &w)
       w.key("clickURL")
       w.string(choices.clickURL)
-      w.key("attribution")
-      w.string(choices.attribution)
+      if creative.isIndirect {
+        // The ad attribution is for indirect ads; a direct-sold ad shows only the icon.
+        w.key("attribution")
+        w.string(choices.attribution)
+      }
       w.endObject()
     } else {
       w.null()

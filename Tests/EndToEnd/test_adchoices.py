@@ -146,3 +146,29 @@ def test_a_custom_adchoices_image_has_no_bytes_when_image_loading_is_disabled(cc
     check_image(cconn.call("imageForKey", adId=minimal["adId"], key="_adChoices"), 24, 24, loaded=False)
     assert cconn.call("imageForKey", adId=full["adId"], key="_adChoices") is None
     assert_error(cconn.error("performClickOnAsset", {"adId": full["adId"], "key": "_adChoices"}), 2002)
+
+
+def test_contract_1_1_a_direct_sold_creative_may_carry_adchoices_under_the_dsa(cconn):
+    # The custom-format seeds: under the Digital Services Act, reservation ads served in the EEA
+    # also carry the AdChoices icon (linking to "About this ad"). Such a creative says so in the
+    # store; it stays direct-sold (Reservation, no ad attribution). Direct ads without it have none.
+    c = cconn
+    creative = {
+        "id": "e2e-dsa-direct", "kind": "native", "priority": 1, "eCPM": 1.0,
+        "assets": {"headline": "Direct with AdChoices"},
+        "landingPageURL": "https://example.com/dsa",
+        "adChoices": {"clickURL": CUSTOM_ADCHOICES_PAGE},
+    }
+    assert c.call("store.putCreative", creative=creative)["creativeID"] == "e2e-dsa-direct"
+    c.call("store.putAdUnit", adUnit={"id": "/e2e/dsa", "creatives": ["e2e-dsa-direct"]})
+    ad = load_one(c, "/e2e/dsa", options={"adChoicesPosition": "bottomLeft"})
+    assert ad["responseInfo"]["loadedAdNetworkResponseInfo"]["adSourceName"] == "Reservation"
+    ac = ad["adChoices"]
+    assert ac["position"] == "bottomLeft" and ac["clickURL"] == CUSTOM_ADCHOICES_PAGE
+    assert "attribution" not in ac, "the ad attribution is for indirect ads"
+    check_image(ac["image"], 30, 30)
+    assert c.call("imageForKey", adId=ad["adId"], key="_adChoices") == ac["image"]
+    assert c.call("performClickOnAsset", adId=ad["adId"], key="_adChoices") == {
+        "recorded": False, "action": "adChoices", "url": CUSTOM_ADCHOICES_PAGE}
+    listed = {x["id"] for x in c.call("store.list")["creatives"]}
+    assert "e2e-dsa-direct" in listed

@@ -278,3 +278,37 @@ def test_a_video_the_creative_forbids_controlling_refuses_even_when_asked(sconn)
     vc = ads[1]["mediaContent"]["videoController"]
     assert (vc["customControlsEnabled"], vc["clickToExpandEnabled"]) == (False, True)
     assert video_control(sconn, ads[1]["adId"], "play")["reason"] == "customControlsNotEnabled"
+
+
+def test_contract_1_1_a_native_video_starts_playing_when_its_media_view_is_registered(sconn):
+    # 1.1: as the SDK plays a video once its media content is set on a media view, registering
+    # an ad view whose assets include mediaView starts it, without custom controls; it ends by
+    # itself when its duration has passed.
+    ad = load_one(sconn, "/e2e/native/short-video")
+    ad_id = ad["adId"]
+    assert ad["mediaContent"]["videoController"]["customControlsEnabled"] is False
+    sconn.call("registerAdView", adId=ad_id, clickableAssets=["headline"], nonclickableAssets=["body"])
+    assert video_state(sconn, ad_id)["videoController"]["playbackState"] == "stopped", "no media view, no play"
+    sconn.call("registerAdView", adId=ad_id, clickableAssets=["headline"], nonclickableAssets=["mediaView"])
+    assert wait_video_event(sconn, ad_id, "didPlay") == {"adId": ad_id, "event": "didPlay"}
+    playing = video_state(sconn, ad_id)
+    assert playing["videoController"]["playbackState"] == "playing"
+    # Registering again while it plays changes nothing.
+    sconn.call("registerAdView", adId=ad_id, clickableAssets=[], nonclickableAssets=["3010"])
+    deadline = time.monotonic() + 5
+    while video_state(sconn, ad_id)["videoController"]["playbackState"] != "ended":
+        assert time.monotonic() < deadline, "the one-second video did not end"
+        time.sleep(0.05)
+    wait_video_event(sconn, ad_id, "didEnd")
+    sconn.barrier()
+    assert [n["event"] for n in notes(sconn, "videoEvent", ad_id)] == ["didPlay", "didEnd"]
+
+
+def test_contract_1_1_custom_controls_still_pause_a_video_the_media_view_started(conn):
+    ad = load_video(conn, **CONTROLS)
+    ad_id = ad["adId"]
+    conn.call("registerAdView", adId=ad_id, clickableAssets=[], nonclickableAssets=["mediaView"])
+    wait_video_event(conn, ad_id, "didPlay")
+    paused = video_control(conn, ad_id, "pause")
+    assert paused["applied"] is True and paused["videoController"]["playbackState"] == "paused"
+    assert video_control(conn, ad_id, "play")["applied"] is True

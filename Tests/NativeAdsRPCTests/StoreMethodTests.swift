@@ -243,10 +243,6 @@ private func customCreative(_ id: String = "bad", _ members: String = "") -> Str
       "applies only to native creatives (use a video asset)"
     ),
     (
-      #"{"creative":\#(customCreative("bad", #","adChoices":{"clickURL":"https://a.test"}"#))}"#,
-      "creative.adChoices", "applies only to indirect creatives"
-    ),
-    (
       #"{"creative":\#(customCreative("bad", #","indirect":true,"adChoices":{"attribution":"Promoted"}"#))}"#,
       "creative.adChoices.attribution", #"must be one of "Ad", "Advertisement", "Sponsored""#
     ),

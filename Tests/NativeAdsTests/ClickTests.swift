@@ -231,6 +231,7 @@ import Testing
     var custom = try #require(inventory.creative("custom-10063170-1"))
     let backfill = try #require(inventory.creative("backfill-content-1"))
     custom.adChoices = backfill.adChoices
+    custom.isIndirect = true
     inventory.add(custom)
     let manager = Fixtures.manager(inventory: inventory)
     let ad = Fixtures.loadCustom(manager)

@@ -218,4 +218,32 @@ import Testing
         == .adNotFound(adId: ad.id))
     #expect(Fixtures.adError { try manager.videoState(adId: ad.id) } == .adNotFound(adId: ad.id))
   }
+
+  /// Contract 1.1: registering an ad view with the media view shows the media, and a stopped
+  /// video starts playing by itself (no custom controls needed); other assets do not.
+  @Test func contract11_registeringTheMediaViewStartsAStoppedVideo() throws {
+    let clock = ManualClock()
+    let manager = Fixtures.manager(clock: clock)
+    let ad = Fixtures.loadOne(manager, Fixtures.request(Fixtures.videoUnit))
+    _ = try manager.registerAdView(adId: ad.id, clickable: ["headline"], nonclickable: ["body"])
+    #expect(manager.video(of: ad)?.playbackState == .stopped)
+    _ = try manager.registerAdView(adId: ad.id, clickable: [], nonclickable: ["3010"])
+    #expect(manager.video(of: ad)?.playbackState == .playing)
+    clock.advance(by: 2)
+    _ = try manager.registerAdView(adId: ad.id, clickable: [], nonclickable: ["mediaView"])
+    #expect(
+      manager.video(of: ad)?.currentTime == 2, "registering again while playing changes nothing")
+    let duration = try #require(manager.video(of: ad)?.duration)
+    clock.advance(by: duration)
+    _ = try manager.ad(ad.id)
+    #expect(manager.video(of: ad)?.playbackState == .ended)
+    #expect(manager.events.map(\.event) == [.videoDidPlay, .videoDidEnd])
+  }
+
+  @Test func aNativeAdWithoutVideoIgnoresTheMediaView() throws {
+    let manager = Fixtures.manager()
+    let ad = Fixtures.loadOne(manager)
+    _ = try manager.registerAdView(adId: ad.id, clickable: [], nonclickable: ["mediaView"])
+    #expect(manager.video(of: ad) == nil && manager.events.isEmpty)
+  }
 }

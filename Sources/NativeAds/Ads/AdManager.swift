@@ -24,7 +24,7 @@ public final class AdManager {
   public let store: any LiveAdStore
   /// Every recorded event, to every subscriber (the log first).
   public let eventStream = AdEventStream()
-  /// The log of recorded events (`getEvents`); subscribed to ``eventStream``.
+  /// The log of recorded events; subscribed to ``eventStream``.
   public let eventLog: any AdEventLog
   /// The mediation adapters, by class name (``SampleCustomEvent`` is built in).
   public let adapters: AdapterRegistry
@@ -84,7 +84,7 @@ public final class AdManager {
   // MARK: Loading
 
   /// Loads ads for `owner` and hands the result to `completion`, exactly once (unless the load
-  /// is cancelled with ``cancelLoads(ownedBy:)``). See the contract (`loadAd`),
+  /// is cancelled with ``cancelLoads(ownedBy:)``). See the contract (loading an ad),
   /// `docs/sdk-behaviour.md` and `docs/mediation.md`:
   /// - an invalid request fails at once with ``GADErrorCode/invalidRequest`` (unknown unit,
   ///   `numberOfAds` < 1, no ad types, `customNative` without format IDs; no source is tried);

@@ -1,4 +1,4 @@
-/// The native ad view registered for a system-defined ad (`registerAdView`): which asset views
+/// The native ad view registered for a system-defined ad: which asset views
 /// are clickable and which are only displayed.
 public struct AdViewRegistration: Sendable, Equatable {
   /// The clickable assets, canonical and without duplicates, in registration order.

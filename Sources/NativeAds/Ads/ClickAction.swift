@@ -1,7 +1,6 @@
-/// What the caller should do after a click. Raw values are the wire names.
+/// What the caller should do after a click. Raw values are the names callers see.
 public enum ClickAction: String, Sendable, CaseIterable {
-  /// The custom click handler took the click (a `customClick` notification was sent); open
-  /// nothing.
+  /// The custom click handler the caller enabled took the click; open nothing.
   case customClickHandler
   /// Open the deep link given in the outcome.
   case deepLink

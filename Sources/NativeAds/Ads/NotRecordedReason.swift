@@ -8,9 +8,9 @@ public enum NotRecordedReason: String, Sendable, CaseIterable {
   case muted
   /// The ad view is registered and the asset is not one of its clickable assets.
   case notClickable
-  /// `reportVisibility` on a native ad whose view is not registered.
+  /// A visibility report on a native ad whose view is not registered.
   case notRegistered
-  /// `reportVisibility` with no visible pixel.
+  /// A visibility report with no visible pixel.
   case notVisible
   /// A mediated ad whose adapter tracks impressions or clicks itself: the adapter was told,
   /// and its report through ``MediationNativeAdEventDelegate`` records it.

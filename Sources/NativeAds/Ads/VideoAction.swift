@@ -1,4 +1,4 @@
-/// An action on a video controller (`videoControl`). Raw values are the wire names.
+/// An action of the custom video controls. Raw values are the SDK's action names.
 public enum VideoAction: String, Sendable, CaseIterable {
   /// Start or resume playback (from the start after the end).
   case play

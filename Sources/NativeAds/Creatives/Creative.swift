@@ -9,6 +9,7 @@ public struct Creative: Sendable {
     var content: CreativeContent
     var media: MediaContent
     var adChoices: AdChoicesInfo?
+    var isIndirect: Bool
     var priority: Int
     var eCPM: Double
     var deepLinks: [String]
@@ -46,7 +47,8 @@ public struct Creative: Sendable {
     get { box.fields.media }
     set { update { $0.media = newValue } }
   }
-  /// The AdChoices overlay: present exactly for indirect ads (see ``isIndirect``).
+  /// The AdChoices overlay: always there for indirect ads; a direct-sold ad carries it only
+  /// when its creative says so (the Digital Services Act rule for reservation ads in the EEA).
   public var adChoices: AdChoicesInfo? {
     get { box.fields.adChoices }
     set { update { $0.adChoices = newValue } }
@@ -94,9 +96,12 @@ public struct Creative: Sendable {
   /// The ad kind this creative is served as.
   public var kind: AdKind { content.kind }
 
-  /// True for indirect (backfill, programmatic) ads, which carry AdChoices; false for
-  /// direct-sold (reservation) ads. Derived from ``adChoices`` so the two always agree.
-  public var isIndirect: Bool { adChoices != nil }
+  /// True for indirect (backfill, programmatic) ads, which carry AdChoices and show the ad
+  /// attribution; false for direct-sold (reservation) ads.
+  public var isIndirect: Bool {
+    get { box.fields.isIndirect }
+    set { update { $0.isIndirect = newValue } }
+  }
 
   /// The width / height ratio that gives the creative its orientation for
   /// ``LoaderOptions/mediaAspectRatio``: ``MediaContent/aspectRatio`` when known (> 0), else the
@@ -113,12 +118,14 @@ public struct Creative: Sendable {
     return Double(first.width) / Double(first.height)
   }
 
-  /// Creates a creative. It is indirect exactly when `adChoices` is given.
+  /// Creates a creative. `isIndirect` defaults to whether `adChoices` is given; an indirect
+  /// creative must have AdChoices (the inventory checks it).
   public init(
     id: String,
     content: CreativeContent,
     media: MediaContent = MediaContent(),
     adChoices: AdChoicesInfo? = nil,
+    isIndirect: Bool? = nil,
     priority: Int = 0,
     eCPM: Double = 0,
     deepLinks: [String] = [],
@@ -129,7 +136,8 @@ public struct Creative: Sendable {
   ) {
     box = Box(
       Fields(
-        id: id, content: content, media: media, adChoices: adChoices, priority: priority,
+        id: id, content: content, media: media, adChoices: adChoices,
+        isIndirect: isIndirect ?? (adChoices != nil), priority: priority,
         eCPM: eCPM, deepLinks: deepLinks, landingPageURL: landingPageURL,
         hasCustomClickAction: hasCustomClickAction, targeting: targeting,
         muteThisAdReasons: muteThisAdReasons))

@@ -1,6 +1,6 @@
 /// One named asset of a custom native format, as defined by the publisher.
 public struct CustomAssetDefinition: Sendable, Equatable {
-  /// The asset name, used as the key in `stringForKey`, `imageForKey` and clicks.
+  /// The asset name, used as the key to read the asset and to click it.
   public var name: String
   /// The asset type.
   public var type: CustomAssetType

@@ -1,8 +1,8 @@
 /// The type of an asset in a custom native format. Raw values are the wire names.
 public enum CustomAssetType: String, Sendable, CaseIterable {
-  /// A string asset, read with `stringForKey`.
+  /// A text asset.
   case text
-  /// An image asset, read with `imageForKey`.
+  /// An image asset.
   case image
   /// A video asset, shown through the ad's media content.
   case video

@@ -52,7 +52,7 @@ public enum NativeAssetKey: String, Sendable, CaseIterable {
     self = byID
   }
 
-  /// The text asset keys, answered by `stringForKey` on a native ad.
+  /// The keys of a native ad's text assets.
   public static let textKeys: [NativeAssetKey] = [
     .headline, .body, .callToAction, .store, .price, .advertiser,
   ]

@@ -24,7 +24,7 @@ public struct AdEventQuery: Sendable, Equatable {
   }
 }
 
-/// The log of recorded events, for test suites to assert on (`getEvents`): kept in this
+/// The log of recorded events, for test suites to assert on: kept in this
 /// process (``InMemoryAdEventLog``) or, for a fleet, where every process writes. It subscribes
 /// to the ``AdEventStream``; queries answer through a completion, now or later.
 public protocol AdEventLog: AdEventObserver {

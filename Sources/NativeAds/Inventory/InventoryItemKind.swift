@@ -1,5 +1,4 @@
-/// The kinds of item an ``Inventory`` stores (`store.remove`'s `kind`). Raw values are the wire
-/// names.
+/// The kinds of item an ``Inventory`` stores. Raw values are their names.
 public enum InventoryItemKind: String, Sendable, CaseIterable {
   /// A custom native format.
   case format

@@ -1,5 +1,5 @@
 /// The mediation adapters, by class name: the built-in ones (``SampleCustomEvent``), and
-/// those registered by code or by connections (the RPC layer's `mediation.registerAdapter`).
+/// those registered by code or by connections (through the RPC layer).
 ///
 /// Loop-bound: used only on the event loop thread. A waterfall looks its adapters up when it
 /// asks each source, so changes apply to sources not asked yet.

@@ -15,9 +15,9 @@ public protocol MediatedNativeAdForwarding: AnyObject {
   /// The app clicked the asset `assetKey` (ads with `handlesUserClicks` true): the network
   /// should handle the click and report it.
   func handleClick(assetKey: String, adId: String)
-  /// The app registered the ad view with these asset names (`registerAdView`).
+  /// The app registered the ad view with these asset names.
   func didRender(adId: String, clickable: [String], nonclickable: [String])
-  /// The ad view no longer shows the ad (`unregisterAdView`, or release of a registered ad).
+  /// The ad view no longer shows the ad (unregistered, or a registered ad released).
   func didUntrackView(adId: String)
 }
 

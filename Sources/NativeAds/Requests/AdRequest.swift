@@ -1,4 +1,4 @@
-/// Everything a `loadAd` call asks for: the ad unit, the formats the app can render, the loader
+/// Everything a load asks for: the ad unit, the formats the app can render, the loader
 /// options and the request targeting.
 ///
 /// Built by the RPC layer from the call's params and passed to ``AdManager/load(_:owner:)``.

@@ -33,7 +33,7 @@ extension AdNetworkError {
     code: 102, domain: serviceDomain, message: "adapter connection closed")
 
   /// An adapter mapped an ad the service cannot serve: code 102, `detail` naming the field
-  /// (e.g. `images[0].width must be a positive integer`).
+  /// (e.g. the first image has no positive width).
   public static func invalidMappedAd(_ detail: String) -> AdNetworkError {
     AdNetworkError(code: 102, domain: serviceDomain, message: "Invalid mapped ad: " + detail)
   }

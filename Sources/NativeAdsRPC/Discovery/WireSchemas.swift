@@ -134,7 +134,17 @@ enum WireSchemas {
     S.object(
       [
         ("recorded", S.boolean),
-        ("action", S.enumeration(ClickAction.allCases.map(\.rawValue))),
+        (
+          "action",
+          S.described(
+            S.enumeration(ClickAction.allCases.map(\.rawValue)),
+            "customClickHandler (a customClick notification went to the caller), deepLink or"
+              + " landingPage (open url), adChoices (open url; not an ad click), adapter (a"
+              + " mediated ad's adapter handles the click), none (nothing to open: the click was"
+              + " not recorded, or, contract 1.1, it was recorded on a mediated ad whose mapped"
+              + " ad gives no URL of its own, so the adapter's network handles the click-through)."
+          )
+        ),
         ("url", nullableString), ("reason", notRecordedReason),
       ], required: ["recorded", "action", "url"], closed: true)
   }

@@ -125,16 +125,13 @@ enum StoreDecoder {
       }
       content = .custom(formatID: formatID, assets: values)
     }
-    var adChoices: AdChoicesInfo?
-    if try p(F.indirect) ?? false {
-      adChoices =
-        try p(F.adChoices).map { a throws(InvalidField) in try self.adChoices(a) }
-        ?? defaultAdChoices
-    } else if p.raw(F.adChoices.name) != nil {
-      throw InvalidField(p.path(F.adChoices.name), "applies only to indirect creatives")
-    }
+    // Indirect creatives always carry AdChoices; a direct-sold one only when it gives them (the
+    // Digital Services Act rule for reservation ads).
+    let indirect = try p(F.indirect) ?? false
+    let given = try p(F.adChoices).map { a throws(InvalidField) in try self.adChoices(a) }
     return Creative(
-      id: id, content: content, media: media, adChoices: adChoices,
+      id: id, content: content, media: media,
+      adChoices: given ?? (indirect ? defaultAdChoices : nil), isIndirect: indirect,
       priority: try p(F.priority) ?? 0,
       eCPM: try p(F.eCPM) ?? 0,
       deepLinks: try p(F.deepLinks) ?? [],

@@ -120,7 +120,8 @@ enum NativeAssetsShape {
   static let shape = WireShape("NativeAssets", members)
 }
 
-/// The AdChoices of an indirect creative (`adChoices`).
+/// The AdChoices of a creative (`adChoices`): an indirect creative's (defaults when absent), or
+/// a direct-sold one's under the Digital Services Act (none when absent).
 enum AdChoicesInputShape {
   static let image = Field.object("image", ImageInputShape.shape)
   static let clickURL = Field.optionalString("clickURL")
@@ -152,8 +153,14 @@ enum CreativeShape {
   static let landingPageURL = Field.string("landingPageURL", nonEmpty: true)
   static let deepLinks = Field.stringArray("deepLinks")
   static let customClickAction = Field.optionalBool("customClickAction")
-  static let indirect = Field.optionalBool("indirect")
-  static let adChoices = Field.object("adChoices", AdChoicesInputShape.shape)
+  static let indirect = Field.optionalBool(
+    "indirect",
+    summary: "Indirect (backfill) creatives carry AdChoices and the ad attribution; default false.")
+  static let adChoices = Field.object(
+    "adChoices", AdChoicesInputShape.shape,
+    summary:
+      "Optional for indirect creatives (defaults apply); on a direct-sold creative, the AdChoices icon the Digital Services Act asks for."
+  )
   static let muteThisAdReasons = Field.stringArray("muteThisAdReasons")
   static let targeting = Field.object("targeting", TargetingShape.shape)
   static let video = Field.object("video", VideoShape.shape)
