@@ -35,6 +35,7 @@ let package = Package(
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
     .testTarget(name: "NativeAdsTests", dependencies: ["NativeAds"]),
     .testTarget(name: "NativeAdsRPCTests", dependencies: ["NativeAdsRPC", "JSONRPC", "NativeAds"]),
+    .testTarget(name: "UVTransportTests", dependencies: ["UVTransport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -23,6 +23,12 @@ public protocol ConnectionDelegate: AnyObject {
 /// pass ``TransportLimits/writeHighWater`` the connection stops reading, and reads again below
 /// ``TransportLimits/writeLowWater``; past ``TransportLimits/maxQueuedBytes`` it is closed.
 ///
+/// The connection is a thin shell: the write accounting, flow control and closing lifecycle
+/// live in a ``ConnectionState`` value stored inline. Every entry point (a public method or a
+/// libuv callback) feeds one event to it and performs the ``ConnectionAction`` it answers.
+/// The state is never being mutated while the delegate runs, so the delegate may call back
+/// into the connection.
+///
 /// Loop-thread only. The object keeps itself alive until its handles are closed.
 public final class Connection {
   public enum Kind: Sendable, Equatable {
@@ -37,15 +43,9 @@ public final class Connection {
 
   private let input: InputSide
   private let output: OutputSide
-  private var openHandles = 0
+  private(set) var state: ConnectionState
   private var retained: Unmanaged<Connection>?
-  private var reading = false
-  private var pausedForBackpressure = false
-  private var readingWanted = false
-  private var pendingWrites = 0
-  private var queued = 0
-  private var closeWhenFlushed = false
-  public private(set) var isClosing = false
+  private var lingerTimer: LoopTimer?
 
   enum InputSide {
     case stream(UnsafeMutablePointer<uv_stream_t>)
@@ -64,86 +64,77 @@ public final class Connection {
     self.kind = kind
     self.input = input
     self.output = output
+    var handles = 0
+    if case .stream = input { handles += 1 }
+    if case .stream = output, !Self.sameStream(input, output) { handles += 1 }
+    var lingers = false
+    if case .tcp = kind, case .stream = output { lingers = true }
+    state = ConnectionState(
+      limits: eventLoop.limits, openHandles: handles, lingersOnClose: lingers)
     retained = Unmanaged.passRetained(self)
     let me = Unmanaged.passUnretained(self).toOpaque()
-    if case .stream(let s) = input {
-      s.pointee.data = me
-      openHandles += 1
-    }
-    if case .stream(let s) = output, !sameStream {
-      s.pointee.data = me
-      openHandles += 1
-    }
+    if case .stream(let s) = input { s.pointee.data = me }
+    if case .stream(let s) = output { s.pointee.data = me }
     if case .file(let reader) = input { reader.owner = self }
   }
 
-  private var sameStream: Bool {
+  private static func sameStream(_ input: InputSide, _ output: OutputSide) -> Bool {
     if case .stream(let a) = input, case .stream(let b) = output { return a == b }
     return false
   }
 
+  private var sameStream: Bool { Self.sameStream(input, output) }
+
   /// Unsent bytes (held by libuv for this connection).
-  public var queuedBytes: Int { queued }
+  public var queuedBytes: Int { state.queuedBytes }
 
   /// True while reading is paused because the peer is not reading its replies.
-  public var isPausedForBackpressure: Bool { pausedForBackpressure }
+  public var isPausedForBackpressure: Bool { state.isPausedForBackpressure }
+
+  /// True once the connection is closing (``close()``, an error, or the end of
+  /// ``closeAfterFlush()``): writes are ignored from then on.
+  public var isClosing: Bool { state.isClosing }
+
+  /// Longest wait for a peer to close after our FIN (see ``closeAfterFlush()``).
+  public var lingerMilliseconds: UInt64 = 2000
 
   // MARK: Reading
 
   /// Starts delivering reads to the delegate.
   public func startReading() {
-    readingWanted = true
-    resumeReading()
+    perform(state.readingRequested())
   }
 
   /// Stops reading for good (shutdown): pending writes still complete.
   public func stopReading() {
-    readingWanted = false
-    pauseReading()
-  }
-
-  private func resumeReading() {
-    guard readingWanted, !reading, !pausedForBackpressure, !isClosing else { return }
-    reading = true
-    switch input {
-    case .stream(let s):
-      let status = uv_read_start(s, Connection.allocCallback, Connection.readCallback)
-      if status < 0 {
-        reading = false
-        close()
-      }
-    case .file(let reader):
-      reader.resume()
-    }
-  }
-
-  private func pauseReading() {
-    guard reading else { return }
-    reading = false
-    switch input {
-    case .stream(let s): uv_read_stop(s)
-    case .file(let reader): reader.pause()
-    }
+    perform(state.readingStopRequested())
   }
 
   func didReadBytes(_ bytes: UnsafeRawBufferPointer) {
-    if discardingInput { return }
+    guard state.deliversInput else { return }
     delegate?.connection(self, didRead: bytes)
   }
 
   func didReachEndOfInput() {
-    sawEOF = true
-    if discardingInput {
-      close()
-      return
-    }
-    pauseReading()
-    readingWanted = false
-    delegate?.connectionDidReachEOF(self)
+    perform(state.endOfInputReached())
   }
 
   func didFailReading(_ status: Int32) {
-    close()
+    perform(state.readFailed())
+  }
+
+  /// Bytes the kernel holds for this connection that it has not read (`FIONREAD`); -1 when
+  /// unknown (stdin from a file, or a handle already closing).
+  var unreadInputBytes: Int32 {
+    guard case .stream(let s) = input else { return -1 }
+    return Self.unreadBytes(s)
+  }
+
+  /// The descriptor written to, when it is a stream that is not closing (tests set socket
+  /// options on it).
+  var outputDescriptor: Int32? {
+    guard case .stream(let s) = output else { return nil }
+    return Self.descriptor(s)
   }
 
   // MARK: Writing
@@ -151,13 +142,13 @@ public final class Connection {
   /// Writes `bytes` (one coalesced write for everything a read produced). The array is not
   /// retained: what the kernel does not take at once is copied, so the caller may reuse it.
   public func write(_ bytes: [UInt8]) {
-    guard !bytes.isEmpty, !isClosing else { return }
+    guard !bytes.isEmpty, state.acceptsWrites else { return }
     switch output {
     case .file(let fd):
       bytes.withUnsafeBytes { writeAllBlocking(fd, $0) }
     case .stream(let s):
       var offset = 0
-      if pendingWrites == 0 {
+      if state.writesDirectly {
         // Nothing queued: let the kernel take what it can without copying.
         let written = bytes.withUnsafeBytes { raw -> Int32 in
           var buf = uv_buf_init(
@@ -168,7 +159,7 @@ public final class Connection {
         if written >= 0 {
           offset = Int(written)
         } else if written != Int32(UV_EAGAIN.rawValue) {
-          close()
+          perform(state.writeFailed())
           return
         }
       }
@@ -184,17 +175,10 @@ public final class Connection {
       let status = uv_write(request.req, s, &buf, 1, Connection.writeCallback)
       if status < 0 {
         request.free()
-        close()
+        perform(state.writeFailed())
         return
       }
-      pendingWrites += 1
-      queued += remaining
-      if queued > eventLoop.limits.maxQueuedBytes {
-        close()
-      } else if queued > eventLoop.limits.writeHighWater {
-        pausedForBackpressure = true
-        pauseReading()
-      }
+      perform(state.writeQueued(byteCount: remaining))
     }
   }
 
@@ -209,7 +193,7 @@ public final class Connection {
           _ = poll(&p, 1, -1)
           continue
         }
-        close()
+        perform(state.writeFailed())
         return
       }
       offset += n
@@ -217,19 +201,10 @@ public final class Connection {
   }
 
   fileprivate func writeCompleted(_ request: WriteRequest, status: Int32) {
-    pendingWrites -= 1
-    queued -= request.byteCount
+    let byteCount = request.byteCount
     request.free()
-    if status < 0 {
-      close()
-      return
-    }
-    if pausedForBackpressure && queued < eventLoop.limits.writeLowWater {
-      pausedForBackpressure = false
-      delegate?.connectionDidDrain(self)
-      resumeReading()
-    }
-    if closeWhenFlushed && pendingWrites == 0 { finishWriting() }
+    perform(state.writeCompleted(byteCount: byteCount, succeeded: status >= 0))
+    perform(state.finishWritingIfFlushed())
   }
 
   // MARK: Closing
@@ -239,24 +214,65 @@ public final class Connection {
   /// For TCP, closing a socket whose peer sent data we did not read makes the kernel send a
   /// reset that can destroy replies still in flight. So after the last write the write side is
   /// shut down (FIN), input is read and discarded until the peer closes, and only then is the
-  /// socket closed; ``lingerMilliseconds`` bounds the wait.
+  /// socket closed; ``lingerMilliseconds`` bounds the wait. With nothing unread the socket is
+  /// closed right after the FIN. A peer that already sent EOF, and stdio, are closed at once.
   public func closeAfterFlush() {
     stopReading()
-    closeWhenFlushed = true
-    if pendingWrites == 0 { finishWriting() }
+    perform(state.closeAfterFlushRequested())
   }
 
-  /// Longest wait for a peer to close after our FIN (see ``closeAfterFlush()``).
-  public var lingerMilliseconds: UInt64 = 2000
+  /// Closes now; queued writes are cancelled.
+  public func close() {
+    perform(state.closeRequested())
+  }
 
-  private var sawEOF = false
-  private var discardingInput = false
-  private var lingerTimer: LoopTimer?
+  // MARK: Performing actions
 
-  private func finishWriting() {
-    guard !isClosing, !discardingInput else { return }
-    guard case .tcp = kind, case .stream(let s) = output, !sawEOF else {
-      close()
+  /// Does what the state asked for. Never called while the state is being mutated.
+  private func perform(_ action: ConnectionAction) {
+    switch action {
+    case .none:
+      return
+    case .startReading:
+      if !startInput() { perform(state.readStartFailed()) }
+    case .stopReading:
+      stopInput()
+    case .notifyDrain:
+      delegate?.connectionDidDrain(self)
+      perform(state.drainNotified())
+    case .notifyEndOfInput(let stopReading):
+      if stopReading { stopInput() }
+      delegate?.connectionDidReachEOF(self)
+    case .shutDownWriteSide:
+      shutDownWriteSide()
+    case .startLingering:
+      startLingering()
+    case .close(let stopReading, let closeHandles):
+      closeNow(stopReading: stopReading, closeHandles: closeHandles)
+    }
+  }
+
+  /// Starts the input reading; false when libuv refused.
+  private func startInput() -> Bool {
+    switch input {
+    case .stream(let s):
+      return uv_read_start(s, Connection.allocCallback, Connection.readCallback) >= 0
+    case .file(let reader):
+      reader.resume()
+      return true
+    }
+  }
+
+  private func stopInput() {
+    switch input {
+    case .stream(let s): uv_read_stop(s)
+    case .file(let reader): reader.pause()
+    }
+  }
+
+  private func shutDownWriteSide() {
+    guard case .stream(let s) = output else {
+      assertionFailure("only a stream output lingers on close")
       return
     }
     let req = UnsafeMutablePointer<uv_shutdown_t>.allocate(capacity: 1)
@@ -264,45 +280,35 @@ public final class Connection {
     let status = uv_shutdown(req, s) { req, _ in
       let connection = Connection.owner(req!.pointee.data)
       req!.deallocate()
-      connection.drainUntilPeerCloses()
+      connection.writeSideDidShutDown()
     }
     if status < 0 {
       req.deallocate()
-      close()
-      return
+      perform(state.writeFailed())
     }
-    discardingInput = true
   }
 
-  private func drainUntilPeerCloses() {
-    guard !isClosing, case .stream(let s) = input else { return }
-    // Nothing unread: closing now sends a plain FIN, so there is nothing to wait for (an idle
-    // client must not delay a shutdown by the linger time).
-    if Self.unreadBytes(s) == 0 {
-      close()
+  private func writeSideDidShutDown() {
+    perform(state.writeSideShutDown(unreadBytes: unreadInputBytes))
+  }
+
+  private func startLingering() {
+    if !startInput() {
+      perform(state.readStartFailed())
       return
     }
-    if uv_read_start(s, Connection.allocCallback, Connection.readCallback) < 0 {
-      close()
-      return
-    }
-    reading = true
     let timer = LoopTimer(eventLoop: eventLoop)
     timer.start(after: lingerMilliseconds) { [unowned self] in close() }
     lingerTimer = timer
   }
 
-  /// Closes now; queued writes are cancelled.
-  public func close() {
-    guard !isClosing else { return }
-    isClosing = true
+  private func closeNow(stopReading: Bool, closeHandles: Bool) {
     lingerTimer?.close()
     lingerTimer = nil
     if kind == .stdio { Stdio.restoreDescriptorFlags() }
-    pauseReading()
-    readingWanted = false
+    if stopReading { stopInput() }
     if case .file(let reader) = input { reader.cancel() }
-    if openHandles == 0 {
+    guard closeHandles else {
       finishClose()
       return
     }
@@ -322,8 +328,7 @@ public final class Connection {
 
   fileprivate func handleClosed(_ handle: UnsafeMutablePointer<uv_handle_t>) {
     UVHandle.free(handle)
-    openHandles -= 1
-    if openHandles == 0 { finishClose() }
+    if state.handleClosed() { finishClose() }
   }
 
   private func finishClose() {
@@ -336,11 +341,16 @@ public final class Connection {
 
   /// Bytes the kernel holds for us that we have not read (`FIONREAD`); -1 when unknown.
   private static func unreadBytes(_ s: UnsafeMutablePointer<uv_stream_t>) -> Int32 {
-    var fd: uv_os_fd_t = -1
-    let status = s.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_fileno($0, &fd) }
-    guard status == 0 else { return -1 }
+    guard let fd = descriptor(s) else { return -1 }
     var count: Int32 = 0
     return ioctl(fd, UInt(FIONREAD), &count) == 0 ? count : -1
+  }
+
+  /// The stream's descriptor; nil once it is closing.
+  private static func descriptor(_ s: UnsafeMutablePointer<uv_stream_t>) -> Int32? {
+    var fd: uv_os_fd_t = -1
+    let status = s.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_fileno($0, &fd) }
+    return status == 0 ? fd : nil
   }
 
   // MARK: C callbacks

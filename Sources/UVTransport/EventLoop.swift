@@ -42,6 +42,19 @@ public final class EventLoop {
     uv_run(loop, UV_RUN_DEFAULT)
   }
 
+  /// Runs one iteration of the loop: waits for an event when `blocking` (`UV_RUN_ONCE`), else
+  /// handles only what is ready (`UV_RUN_NOWAIT`). Returns false when no referenced handle or
+  /// request is left (nothing more can happen). For tests that drive the loop step by step.
+  @discardableResult
+  func runOnce(blocking: Bool = true) -> Bool {
+    uv_run(loop, blocking ? UV_RUN_ONCE : UV_RUN_NOWAIT) != 0
+  }
+
+  /// Makes ``run()`` return at the end of the current iteration (`uv_stop`).
+  func stop() {
+    uv_stop(loop)
+  }
+
   /// Closes every handle still open and runs the loop until their close callbacks ran.
   public func closeAllHandles() {
     uv_walk(

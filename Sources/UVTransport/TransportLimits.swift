@@ -1,4 +1,6 @@
-/// Flow-control limits of every connection. All are configurable from the command line.
+/// Flow-control limits of every connection. All are configurable from the command line, which
+/// checks `0 < writeLowWater < writeHighWater < maxQueuedBytes` (``ConnectionState`` asserts
+/// it).
 public struct TransportLimits: Sendable, Equatable {
   /// Stop reading a connection whose unsent bytes exceed this (`--write-high-water`).
   public var writeHighWater: Int = 1 << 20
