@@ -162,8 +162,6 @@ public final class AdManager {
     store.insert(ads) { completion(.success((ads, loaded.responseInfo))) }
   }
 
-  /// How many loads are in flight (waiting for a source).
-  public var inFlightLoadCount: Int { engine.inFlightCount }
 
   /// Cancels `owner`'s loads in flight (its connection closed): their completions are never
   /// called and the sources they wait on are abandoned. Returns how many.
@@ -191,11 +189,6 @@ public final class AdManager {
     return ad
   }
 
-  /// The live ads, in no particular order.
-  public var ads: [NativeAd] { store.ads }
-
-  /// The live ads loaded by `owner`, in no particular order.
-  public func ads(ownedBy owner: OwnerID) -> [NativeAd] { store.ads.filter { $0.owner == owner } }
 
   /// The text asset of ad `adId` under `key` (``NativeAd/string(forKey:)``); nil when it has
   /// none. Expired and muted ads still answer.
@@ -203,19 +196,12 @@ public final class AdManager {
     try ad(adId).string(forKey: key)
   }
 
-  /// The image asset of ad `adId` under `key` (``NativeAd/image(forKey:)``); nil when it has
-  /// none.
-  public func image(forKey key: String, adId: String) throws(AdObjectError) -> AdImage? {
-    try ad(adId).image(forKey: key)
-  }
 
   /// The video controller of ad `adId` now; nil without video.
   public func videoState(adId: String) throws(AdObjectError) -> VideoControllerState? {
     try ad(adId).video(at: clock.now())
   }
 
-  /// Whether `ad` has expired now.
-  public func isExpired(_ ad: NativeAd) -> Bool { ad.isExpired(at: clock.now()) }
 
   // MARK: Changing ads
 
@@ -296,7 +282,7 @@ public final class AdManager {
   /// many.
   @discardableResult
   public func releaseAll(ownedBy owner: OwnerID) -> Int {
-    let owned = ads(ownedBy: owner).sorted { $0.id < $1.id }
+    let owned = store.ads.filter { $0.owner == owner }.sorted { $0.id < $1.id }
     for ad in owned { release(ad) {} }
     return owned.count
   }

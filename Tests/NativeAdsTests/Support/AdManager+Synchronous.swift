@@ -99,6 +99,23 @@ extension AdManager {
   /// The latest event's sequence number.
   var lastSequence: Int { eventStream.lastSequence }
 
+  /// The live ads, in no particular order.
+  var ads: [NativeAd] { store.ads }
+
+  /// The live ads loaded by `owner`.
+  func ads(ownedBy owner: OwnerID) -> [NativeAd] { store.ads.filter { $0.owner == owner } }
+
+  /// The image asset of ad `adId` under `key`.
+  func image(forKey key: String, adId: String) throws(AdObjectError) -> AdImage? {
+    try ad(adId).image(forKey: key)
+  }
+
+  /// Whether `ad` has expired now.
+  func isExpired(_ ad: NativeAd) -> Bool { ad.isExpired(at: clock.now()) }
+
+  /// How many loads are in flight.
+  var inFlightLoadCount: Int { engine.inFlightCount }
+
   /// The video controller of `ad` now.
   func video(of ad: NativeAd) -> VideoControllerState? { ad.video(at: clock.now()) }
 }
