@@ -162,7 +162,6 @@ public final class AdManager {
     store.insert(ads) { completion(.success((ads, loaded.responseInfo))) }
   }
 
-
   /// Cancels `owner`'s loads in flight (its connection closed): their completions are never
   /// called and the sources they wait on are abandoned. Returns how many.
   @discardableResult
@@ -189,19 +188,16 @@ public final class AdManager {
     return ad
   }
 
-
   /// The text asset of ad `adId` under `key` (``NativeAd/string(forKey:)``); nil when it has
   /// none. Expired and muted ads still answer.
   public func string(forKey key: String, adId: String) throws(AdObjectError) -> String? {
     try ad(adId).string(forKey: key)
   }
 
-
   /// The video controller of ad `adId` now; nil without video.
   public func videoState(adId: String) throws(AdObjectError) -> VideoControllerState? {
     try ad(adId).video(at: clock.now())
   }
-
 
   // MARK: Changing ads
 
