@@ -6,6 +6,7 @@ import json
 import pathlib
 import re
 import subprocess
+import sys
 
 import jsonschema
 import pytest
@@ -77,3 +78,13 @@ def test_the_readme_stdio_example_prints_what_the_readme_shows():
             assert got.startswith(head), (got[:120], head)
         else:
             assert got == expected
+
+
+def test_every_test_named_in_facts_to_tests_exists():
+    # docs/facts-to-tests.md maps the SDK facts to their tests; a renamed or removed test must
+    # not leave a stale name behind.
+    root = pathlib.Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, str(root / "tools" / "check-facts-to-tests.py")],
+                          capture_output=True, text=True, timeout=WAIT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 unresolved" in done.stdout, done.stdout
