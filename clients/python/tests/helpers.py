@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import base64
+import sys
 import uuid
+from pathlib import Path
 from typing import Any
 
 NATIVE_UNIT = "/21775744923/example/native"
@@ -61,3 +63,25 @@ def mapped_ad(headline: str = "Rocket Boots 3000", tracks: bool = False, **extra
     }
     ad.update(extra)
     return ad
+
+
+# A stand-in server (NDJSON over stdio) that answers the first request, closing its stdin before
+# the reply: from then on every write of the client fails (EPIPE), while its stdout stays open,
+# so the client's reader sees no end of stream. It runs until it is killed.
+_STDIN_CLOSING_SERVER = """\
+import json, os, signal, sys
+request = json.loads(sys.stdin.buffer.readline())
+os.close(0)
+reply = {"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32601, "message": "Method not found"}}
+sys.stdout.write(json.dumps(reply) + "\\n")
+sys.stdout.flush()
+signal.pause()
+"""
+
+
+def stdin_closing_server(directory: Path) -> Path:
+    """Writes the stand-in server above as an executable into ``directory``."""
+    script = directory / "stdin-closing-server"
+    script.write_text(f"#!{sys.executable}\n{_STDIN_CLOSING_SERVER}")
+    script.chmod(0o755)
+    return script

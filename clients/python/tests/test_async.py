@@ -19,6 +19,7 @@ from helpers import (
     house_creative,
     mapped_ad,
     png_size,
+    stdin_closing_server,
     unique,
 )
 
@@ -31,6 +32,7 @@ from native_ads import (
     ConnectionClosedError,
     InvalidAdRequestError,
     InvalidParams,
+    MethodNotFound,
     NoFillError,
     RequestTimeoutError,
     WrongAdKind,
@@ -278,5 +280,75 @@ def test_async_spawn_from_path_and_client_types(net: Any) -> None:
         assert ad["adChoices"] is not None and "data" not in ad["adChoices"]["image"]
         await net.aclose()
         assert c.closed
+
+    run(body())
+
+
+def test_async_server_going_away_closes_the_client_before_calls_fail(net: Any) -> None:
+    # Repeated: the call's failed write and the reader task at the end of the stream race.
+    async def body() -> None:
+        for _ in range(30):
+            if net.transport == "stdio":
+                c = await AsyncClient.spawn(framing=net.framing)
+                await c.load_ad(NATIVE_UNIT)
+                assert c.process is not None
+                c.process.kill()
+                server = None
+            else:
+                server = native_ads.Server.start()
+                c = await server.connect_async(net.framing)
+                await c.load_ad(NATIVE_UNIT)
+                assert server.stop() == 0
+            try:
+                with pytest.raises(ConnectionClosedError):
+                    await c.call("store.list", timeout=10)
+                assert c.closed
+                with pytest.raises(ConnectionClosedError):
+                    await c.store_list()
+                with pytest.raises(ConnectionClosedError):
+                    await c.notify("store.list")
+                assert c.closed
+            finally:
+                await c.close()
+
+    run(body())
+
+
+def test_async_failed_write_closes_the_client_before_the_call_raises(tmp_path: Any) -> None:
+    """As for the sync client: only the failed write can tell, and `closed` is True at once."""
+
+    async def body() -> None:
+        c = await AsyncClient.spawn(path=stdin_closing_server(tmp_path))
+        try:
+            with pytest.raises(MethodNotFound):
+                await c.call("test.first")  # answered after the server closed its stdin
+            with pytest.raises(ConnectionClosedError):
+                await c.call("test.second", timeout=10)
+            assert c.closed
+            for _ in range(100):
+                with pytest.raises(ConnectionClosedError):
+                    await c.call("test.later")
+                assert c.closed
+        finally:
+            assert c.process is not None
+            c.process.kill()
+            await c.close()
+
+    run(body())
+
+
+def test_async_failed_notification_closes_the_client_before_it_raises(tmp_path: Any) -> None:
+    async def body() -> None:
+        c = await AsyncClient.spawn(path=stdin_closing_server(tmp_path))
+        try:
+            with pytest.raises(MethodNotFound):
+                await c.call("test.first")
+            with pytest.raises(ConnectionClosedError):
+                await c.notify("test.notification")
+            assert c.closed
+        finally:
+            assert c.process is not None
+            c.process.kill()
+            await c.close()
 
     run(body())

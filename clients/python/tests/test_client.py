@@ -6,7 +6,6 @@ Every test runs over stdio and TCP, each in both framings (the ``net`` fixture).
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -20,6 +19,7 @@ from helpers import (
     VIDEO_UNIT,
     house_creative,
     png_size,
+    stdin_closing_server,
     unique,
 )
 
@@ -539,24 +539,68 @@ def test_close_and_calls_after_close(net: Any) -> None:
 
 
 def test_server_going_away_fails_pending_and_later_calls(net: Any) -> None:
-    if net.transport == "stdio":
-        c = Client.spawn(framing=net.framing)  # NATIVE_ADS_BIN
-        c.load_ad(NATIVE_UNIT)
-        assert c.process is not None
-        c.process.kill()
-        server = None
-    else:
-        server = native_ads.Server.start()
-        c = server.connect(net.framing)
-        c.load_ad(NATIVE_UNIT)
-        assert server.stop() == 0
-    try:
-        with pytest.raises(ConnectionClosedError):
-            for _ in range(100):  # the reader notices the end of the stream
+    # Repeated: which of the two notices first, the call's write or the reader at the end of the
+    # stream, is a race; either way the client is closed by the time the call raises.
+    for _ in range(30):
+        if net.transport == "stdio":
+            c = Client.spawn(framing=net.framing)  # NATIVE_ADS_BIN
+            c.load_ad(NATIVE_UNIT)
+            assert c.process is not None
+            c.process.kill()
+            server = None
+        else:
+            server = native_ads.Server.start()
+            c = server.connect(net.framing)
+            c.load_ad(NATIVE_UNIT)
+            assert server.stop() == 0
+        try:
+            with pytest.raises(ConnectionClosedError):
+                c.call("store.list", timeout=10)  # its write fails, or the reader reaches the end
+            assert c.closed
+            with pytest.raises(ConnectionClosedError):
                 c.store_list()
-                time.sleep(0.01)
+            with pytest.raises(ConnectionClosedError):
+                c.notify("store.list")
+            assert c.closed
+        finally:
+            c.close()
+
+
+def test_a_failed_write_closes_the_client_before_the_call_raises(tmp_path: Any) -> None:
+    """The server stops reading (its stdin closed) but its stdout stays open: the reader sees no
+    end of stream, so only the failed write can tell the client, and `closed` is True when the
+    call raises."""
+    c = Client.spawn(path=stdin_closing_server(tmp_path))
+    try:
+        with pytest.raises(MethodNotFound):
+            c.call("test.first")  # answered after the server closed its stdin
+        with pytest.raises(ConnectionClosedError):
+            c.call("test.second", timeout=10)
+        assert c.closed
+        for _ in range(100):
+            with pytest.raises(ConnectionClosedError):
+                c.call("test.later")
+            assert c.closed
+        with pytest.raises(ConnectionClosedError):
+            c.notify("test.notification")
         assert c.closed
     finally:
+        assert c.process is not None
+        c.process.kill()
+        c.close()
+
+
+def test_a_failed_notification_closes_the_client_before_it_raises(tmp_path: Any) -> None:
+    c = Client.spawn(path=stdin_closing_server(tmp_path))
+    try:
+        with pytest.raises(MethodNotFound):
+            c.call("test.first")
+        with pytest.raises(ConnectionClosedError):
+            c.notify("test.notification")
+        assert c.closed
+    finally:
+        assert c.process is not None
+        c.process.kill()
         c.close()
 
 

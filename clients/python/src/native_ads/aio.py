@@ -129,7 +129,7 @@ class AsyncClient(ClientBase, AsyncMethods):
         self._write_lock = asyncio.Lock()
         self._pending: dict[Any, tuple[str, Mapping[str, Any] | None, asyncio.Future[tuple[dict[str, Any], int]]]] = {}
         self._abandoned: dict[Any, str] = {}  # timed-out requests: id -> method (their late replies)
-        self._closed = False
+        self._closed = False  # set before any call fails with ConnectionClosedError
         self._close_reason = "Connection closed"
         self._events: asyncio.Queue[tuple[int, str, Any] | None] = asyncio.Queue()
         self._enqueued = 0
@@ -217,7 +217,9 @@ class AsyncClient(ClientBase, AsyncMethods):
             await self._send(msg, method)
         except (OSError, RuntimeError) as e:
             self._pending.pop(request_id, None)
-            raise ConnectionClosedError(f"Connection closed: {e}", method) from e
+            if future.done() and not future.cancelled():
+                future.exception()  # the reader failed it meanwhile: this error says the same
+            raise ConnectionClosedError(self._connection_lost(e), method) from e
         wait = timeout if timeout is not None else self.timeout
         try:
             reply, barrier = await asyncio.wait_for(future, wait)
@@ -238,7 +240,20 @@ class AsyncClient(ClientBase, AsyncMethods):
         try:
             await self._send(self._notification_message(method, params), method)
         except (OSError, RuntimeError) as e:
-            raise ConnectionClosedError(f"Connection closed: {e}", method) from e
+            raise ConnectionClosedError(self._connection_lost(e), method) from e
+
+    def _connection_lost(self, error: BaseException) -> str:
+        """Marks the client closed after a failed write; returns the reason to raise with.
+
+        Called before the ConnectionClosedError is raised, so that ``closed`` is already True
+        when the caller sees it (the reader task may not have reached the end of the stream
+        yet). The reader still delivers replies that were already received and fails the calls
+        left pending when it reaches the end of the stream.
+        """
+        if not self._closed:
+            self._close_reason = f"Connection closed: {error}"
+            self._closed = True
+        return self._close_reason
 
     async def _send(self, msg: Any, method: str | None) -> None:
         data = encode(msg, self.framing)
@@ -303,8 +318,10 @@ class AsyncClient(ClientBase, AsyncMethods):
                 else:
                     reply = success_reply(request_id, mapped)
         if not self._closed:
-            with contextlib.suppress(OSError, RuntimeError):
+            try:
                 await self._send(reply, method)
+            except (OSError, RuntimeError) as e:
+                self._connection_lost(e)
 
     def _spawn_task(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -330,6 +347,7 @@ class AsyncClient(ClientBase, AsyncMethods):
             if not self._closed:
                 self._close_reason = f"Connection closed: {e}"
         finally:
+            # closed first: a call that fails from here on finds `closed` already True
             self._closed = True
             # the server closed (or is shutting down and waits for our FIN): close our side too
             with contextlib.suppress(OSError, RuntimeError):
@@ -435,6 +453,10 @@ class AsyncClient(ClientBase, AsyncMethods):
 
     @property
     def closed(self) -> bool:
+        """True once the connection is closed: by :meth:`close`, by the server, or by a failed write.
+
+        It is True before any call fails with :class:`ConnectionClosedError`.
+        """
         return self._closed
 
     async def close(self, timeout: float = 5.0) -> int | None:

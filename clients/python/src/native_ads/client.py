@@ -198,8 +198,9 @@ class Client(ClientBase, SyncMethods):
         self._pending: dict[Any, _Pending] = {}
         self._pending_lock = threading.Lock()
         self._abandoned: dict[Any, str] = {}  # timed-out requests: id -> method (their late replies)
-        self._closed = threading.Event()
+        self._closed = threading.Event()  # set before any call fails with ConnectionClosedError
         self._close_reason = "Connection closed"
+        self._reader_done = False  # under _pending_lock: the reader failed what was pending
         # notifications -> event thread, with the barrier that orders them before replies
         self._events: queue.Queue[tuple[int, str, Any] | None] = queue.Queue()
         self._enqueued = 0
@@ -285,13 +286,15 @@ class Client(ClientBase, SyncMethods):
         msg = self._request_message(request_id, method, params)
         pending = _Pending(method, params)
         with self._pending_lock:
+            if self._reader_done:  # the reader has failed the pending calls already
+                raise ConnectionClosedError(self._close_reason, method)
             self._pending[request_id] = pending
         try:
             self._send(msg, method)
         except OSError as e:
             with self._pending_lock:
                 self._pending.pop(request_id, None)
-            raise ConnectionClosedError(f"Connection closed: {e}", method) from e
+            raise ConnectionClosedError(self._connection_lost(e), method) from e
         wait = timeout if timeout is not None else self.timeout
         if not pending.event.wait(wait):
             with self._pending_lock:
@@ -314,7 +317,21 @@ class Client(ClientBase, SyncMethods):
         try:
             self._send(self._notification_message(method, params), method)
         except OSError as e:
-            raise ConnectionClosedError(f"Connection closed: {e}", method) from e
+            raise ConnectionClosedError(self._connection_lost(e), method) from e
+
+    def _connection_lost(self, error: OSError) -> str:
+        """Marks the client closed after a failed write; returns the reason to raise with.
+
+        Called before the ConnectionClosedError is raised, so that ``closed`` is already True
+        when the caller sees it (the reader may not have reached the end of the stream yet). The
+        reader still delivers replies that were already received and fails the calls left
+        pending when it reaches the end of the stream.
+        """
+        with self._pending_lock:
+            if not self._closed.is_set():
+                self._close_reason = f"Connection closed: {error}"
+                self._closed.set()
+            return self._close_reason
 
     def _send(self, msg: Any, method: str | None) -> None:
         data = encode(msg, self.framing)
@@ -379,8 +396,8 @@ class Client(ClientBase, SyncMethods):
         try:
             if not self._closed.is_set():
                 self._send(reply, method)
-        except OSError:
-            pass
+        except OSError as e:
+            self._connection_lost(e)
 
     # -- threads -----------------------------------------------------------------------------
 
@@ -399,9 +416,11 @@ class Client(ClientBase, SyncMethods):
                 for m in message if isinstance(message, list) else [message]:
                     self._receive(m)
         except (OSError, ValueError, FramingError) as e:
-            if not self._closed.is_set():
-                self._close_reason = f"Connection closed: {e}"
+            with self._pending_lock:
+                if not self._closed.is_set():
+                    self._close_reason = f"Connection closed: {e}"
         finally:
+            # closed first: a call that fails from here on finds `closed` already True
             self._closed.set()
             # the server closed (or is shutting down and waits for our FIN): close our side too
             try:
@@ -409,6 +428,7 @@ class Client(ClientBase, SyncMethods):
             except OSError:
                 pass
             with self._pending_lock:
+                self._reader_done = True
                 pending = list(self._pending.values())
                 self._pending.clear()
             for p in pending:
@@ -500,6 +520,10 @@ class Client(ClientBase, SyncMethods):
 
     @property
     def closed(self) -> bool:
+        """True once the connection is closed: by :meth:`close`, by the server, or by a failed write.
+
+        It is True before any call fails with :class:`ConnectionClosedError`.
+        """
         return self._closed.is_set()
 
     def close(self, timeout: float = 5.0) -> int | None:
