@@ -8,7 +8,7 @@ BIN_DEBUG := .build/debug/native-ads
 BIN_RELEASE := .build/release/native-ads
 
 .PHONY: all deps build release run test test-swift test-e2e test-python-client test-ts-client \
-  test-release lint venv bench clean schemas
+  test-release lint venv bench bench-compare bench-compare-base clean schemas
 
 all: build
 
@@ -80,5 +80,23 @@ test: deps lint test-swift test-e2e test-python-client test-ts-client test-relea
 bench: release venv
 	$(VENV)/bin/python bench/run.py --bin $(abspath $(BIN_RELEASE))
 
+## bench-compare: the bench with an older build measured side by side in the same run.
+## BASE=<git rev> names it (default: the first non-comment line of bench/baseline-rev, when
+## that file exists); its release binary is built in a worktree under .build/baseline-<commit>/.
+## BENCH_ARGS go to bench/run.py (e.g. BENCH_ARGS=--quick).
+BASE ?= $(shell sed -n '/^[^#[:space:]]/{s/[[:space:]].*//;p;q;}' bench/baseline-rev 2>/dev/null)
+BENCH_ARGS ?=
+bench-compare: bench-compare-base release venv
+	@base_bin=$$(bench/build-baseline.sh "$(BASE)") && \
+	  echo "bench-compare: baseline $(BASE): $$base_bin" >&2 && \
+	  $(VENV)/bin/python bench/run.py --bin $(abspath $(BIN_RELEASE)) --baseline-bin "$$base_bin" \
+	    --baseline-label "$(BASE) ($$(git rev-parse --short=12 "$(BASE)^{commit}"))" $(BENCH_ARGS)
+
+bench-compare-base:
+	@test -n "$(BASE)" || { echo "bench-compare: name the baseline: make bench-compare BASE=<git rev>" \
+	  "(or put a rev in bench/baseline-rev)" >&2; exit 2; }
+
+## clean: also removes the baseline worktrees of bench-compare (git forgets them too).
 clean:
+	@for d in .build/baseline-*/; do [ -e "$$d.git" ] && git worktree remove --force "$$d" || true; done
 	rm -rf .build $(VENV)

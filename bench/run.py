@@ -3,6 +3,7 @@
 their targets (PASS/MISS); also writes bench/out/results.json.
 
     python bench/run.py --bin /abs/path/native-ads [--quick] [--window 256] [--no-pin]
+    python bench/run.py --bin NEW --baseline-bin OLD [--quick]   # side by side (make bench-compare)
 
 Measurements (see bench/README.md for what each figure means):
   1. stringForKey, pipelined over ONE TCP connection: server CPU µs/request and requests/s for
@@ -13,6 +14,11 @@ Measurements (see bench/README.md for what each figure means):
   3. cold start: spawn `native-ads --stdio`, write one request, time to the first reply line
      (bench/coldstart.c), median of ~30 runs.
   4. idle memory: VmRSS of `native-ads --stdio` and `--tcp` after start-up and one loadAd.
+
+With --baseline-bin every native-ads figure is also measured for an older binary in the same
+run: both servers run at once and are measured in turn, run by run (cold starts 5 runs at a
+time), alternating which goes first, so that the machine's noise hits both; the report adds a
+table with both figures, new/old, and marks a figure more than 5 % worse (direction-aware).
 
 Python 3.11 standard library only. The C helpers are compiled into bench/out/ when missing or
 older than their source. On a machine with 2+ CPUs the server runs pinned to CPU 1 and the load
@@ -259,117 +265,207 @@ def summarize(runs: list[dict]) -> dict:
 # ---------------------------------------------------------------- measurements
 
 
-def bench_throughput(tools, pin, servers_argv: dict[str, list[str]], cfg) -> dict:
+def throughput_plan(name: str, cfg, paired: bool) -> list[tuple]:
+    """(label, template, window, requests, warm-up, repeats, set-up request) per measurement of
+    one server. Paired (native-ads and a baseline side by side): an even number of repeats, at
+    least 2, so that each of the two goes first as often as the other."""
+    # the bench connection loads one ad first (ads live as long as the connection that
+    # loaded them); the ceiling answers anything
+    setup = LOAD_AD if name != "ceiling" else {"jsonrpc": "2.0", "id": 0, "method": "ping"}
+    node = name == "node"
+
+    def times(n: int) -> int:
+        return n + n % 2 if paired else n
+
+    sfk_n = {"node": cfg.sfk_n_node, "ceiling": cfg.sfk_n_ceiling}.get(name, cfg.sfk_n)
+    plan = [
+        ("stringForKey", SFK_TEMPLATE, cfg.window, sfk_n, cfg.sfk_warmup,
+         times(cfg.sfk_repeats_node if node else cfg.sfk_repeats), setup),
+        ("stringForKey_saturated", SFK_TEMPLATE, cfg.sat_window, sfk_n, cfg.sfk_warmup, times(1),
+         setup),
+    ]
+    if name != "ceiling":
+        plan.append(("loadAd", LOAD_AD_TEMPLATE, cfg.window,
+                     cfg.loadad_n_node if node else cfg.loadad_n, cfg.loadad_warmup,
+                     times(cfg.loadad_repeats_node if node else cfg.loadad_repeats), None))
+    return plan
+
+
+def bench_throughput(tools, pin, servers_argv: dict[str, list[str]], cfg,
+                     groups: list[list[str]]) -> dict:
+    """Runs the servers' throughput measurements group by group. The servers of one group
+    (native-ads and its baseline) run at the same time and are measured in turn, run by run,
+    alternating which goes first, so that what the machine does meanwhile hits both alike."""
     results: dict[str, dict] = {}
-    for name, argv in servers_argv.items():
-        log(f"[throughput] {name}: {' '.join(argv)}")
-        entry: dict = {"argv": argv}
-        results[name] = entry
-        try:
-            server = Server(name, argv, pin.server())
-        except (RuntimeError, OSError) as e:
-            log(f"  ! {name} did not start: {e}")
-            entry["error"] = str(e)
-            continue
-        try:
+    for group in groups:
+        results.update(bench_throughput_group(tools, pin, {n: servers_argv[n] for n in group}, cfg))
+    return results
+
+
+def bench_throughput_group(tools, pin, group: dict[str, list[str]], cfg) -> dict:
+    entries: dict[str, dict] = {}
+    servers: dict[str, Server] = {}
+    paired = len(group) > 1
+    try:
+        for name, argv in group.items():
+            log(f"[throughput] {name}: {' '.join(argv)}")
+            entries[name] = {"argv": argv}
+            try:
+                servers[name] = Server(name, argv, pin.server())
+            except (RuntimeError, OSError) as e:
+                log(f"  ! {name} did not start: {e}")
+                entries[name]["error"] = str(e)
+                continue
             if name != "ceiling":
-                entry["sanity"] = sanity(server)
-                for p in entry["sanity"]["problems"]:
+                entries[name]["sanity"] = sanity(servers[name])
+                for p in entries[name]["sanity"]["problems"]:
                     log(f"  ! {name}: {p}")
-            # the bench connection loads one ad first (ads live as long as the connection that
-            # loaded them); the ceiling answers anything
-            setup = LOAD_AD if name != "ceiling" else {"jsonrpc": "2.0", "id": 0, "method": "ping"}
-            node = name == "node"
-            sfk_n = {"node": cfg.sfk_n_node, "ceiling": cfg.sfk_n_ceiling}.get(name, cfg.sfk_n)
-            plan = [
-                ("stringForKey", SFK_TEMPLATE, cfg.window, sfk_n, cfg.sfk_warmup,
-                 cfg.sfk_repeats_node if node else cfg.sfk_repeats, setup),
-                ("stringForKey_saturated", SFK_TEMPLATE, cfg.sat_window, sfk_n, cfg.sfk_warmup, 1,
-                 setup),
-            ]
-            if name != "ceiling":
-                plan.append(("loadAd", LOAD_AD_TEMPLATE, cfg.window,
-                             cfg.loadad_n_node if node else cfg.loadad_n, cfg.loadad_warmup,
-                             cfg.loadad_repeats_node if node else cfg.loadad_repeats, None))
-            for label, template, window, n, warmup, repeats, setup_req in plan:
-                runs = []
-                for i in range(repeats):
+        live = list(servers)
+        plans = {name: throughput_plan(name, cfg, paired) for name in live}
+        for step in range(max((len(p) for p in plans.values()), default=0)):
+            runs: dict[str, list[dict]] = {name: [] for name in live}
+            repeats = max(plans[name][step][5] for name in live)
+            for i in range(repeats):
+                for name in (live if i % 2 == 0 else live[::-1]):
+                    label, template, window, n, warmup, _, setup_req = plans[name][step]
+                    server = servers[name]
+                    if not server.alive():
+                        continue
                     r = loadgen(tools, pin, server, template=template, n=n, warmup=warmup,
                                 window=window, setup=setup_req)
-                    runs.append(r)
-                    log(f"  {label} (W={window}) run {i + 1}: {r.get('rps', 0):,.0f} req/s, "
+                    runs[name].append(r)
+                    log(f"  {name} {label} (W={window}) run {i + 1}: {r.get('rps', 0):,.0f} req/s, "
                         f"{r.get('server_cpu_us_per_req', -1):.3f} µs CPU/req "
                         f"(schedstat {r.get('server_cpu_us_per_req_schedstat', -1):.3f}), "
                         f"server busy {100 * r.get('server_busy_fraction', 0):.0f}%, "
                         f"{r.get('reply_bytes_avg', 0):,.0f} B/reply, "
                         f"error replies {r.get('error_replies')}, "
                         f"other load {r.get('other_load_cpus', -1):.2f} CPU")
-                    if not server.alive():
-                        break
-                entry[label] = summarize(runs)
-                if not server.alive():
-                    break
+            for name in list(live):
+                if runs[name]:
+                    entries[name][plans[name][step][0]] = summarize(runs[name])
+                if not servers[name].alive():
+                    live.remove(name)
+            if not live:
+                break
+        for name, server in servers.items():
             if server.alive():
-                entry["rss_after_kib"] = server.status().get("VmRSS")
-            if name == "ceiling" and LOADAD_REPLY_FILE.exists():
-                # the loadAd ceiling: the same C server answering every line with a real loadAd
-                # reply of native-ads (~42 KB)
-                la = Server("ceiling-loadAd", argv + [str(LOADAD_REPLY_FILE)], pin.server())
-                try:
-                    runs = []
-                    for i in range(cfg.loadad_repeats):
-                        r = loadgen(tools, pin, la, template=LOAD_AD_TEMPLATE, n=cfg.loadad_n,
-                                    warmup=cfg.loadad_warmup, window=cfg.window, setup=None)
-                        runs.append(r)
-                        log(f"  loadAd (canned {r.get('reply_bytes_avg', 0):,.0f} B reply, "
-                            f"W={cfg.window}) run {i + 1}: {r.get('rps', 0):,.0f} req/s, "
-                            f"{r.get('server_cpu_us_per_req', -1):.3f} µs CPU/req, "
-                            f"server busy {100 * r.get('server_busy_fraction', 0):.0f}%, "
-                            f"other load {r.get('other_load_cpus', -1):.2f} CPU")
-                    entry["loadAd"] = summarize(runs)
-                finally:
-                    la.stop()
-        finally:
+                entries[name]["rss_after_kib"] = server.status().get("VmRSS")
+        if "ceiling" in servers and LOADAD_REPLY_FILE.exists():
+            # the loadAd ceiling: the same C server answering every line with a real loadAd
+            # reply of native-ads (~42 KB)
+            la = Server("ceiling-loadAd", group["ceiling"] + [str(LOADAD_REPLY_FILE)], pin.server())
+            try:
+                runs_la = []
+                for i in range(cfg.loadad_repeats):
+                    r = loadgen(tools, pin, la, template=LOAD_AD_TEMPLATE, n=cfg.loadad_n,
+                                warmup=cfg.loadad_warmup, window=cfg.window, setup=None)
+                    runs_la.append(r)
+                    log(f"  loadAd (canned {r.get('reply_bytes_avg', 0):,.0f} B reply, "
+                        f"W={cfg.window}) run {i + 1}: {r.get('rps', 0):,.0f} req/s, "
+                        f"{r.get('server_cpu_us_per_req', -1):.3f} µs CPU/req, "
+                        f"server busy {100 * r.get('server_busy_fraction', 0):.0f}%, "
+                        f"other load {r.get('other_load_cpus', -1):.2f} CPU")
+                entries["ceiling"]["loadAd"] = summarize(runs_la)
+            finally:
+                la.stop()
+    finally:
+        for name, server in servers.items():
+            entry = entries[name]
             entry["alive_at_end"] = server.alive()
             entry["exit_status"] = server.stop()
             entry["stderr_tail"] = server.stderr_lines[-10:]
             if not entry["alive_at_end"]:
                 log(f"  ! {name} died during the run (exit {entry['exit_status']})")
-    return results
+    return entries
 
 
-def bench_cold_start(tools, bin_path: str, runs: int) -> dict:
-    """Spawn → first reply line, `runs` times per request (bench/coldstart.c). Not pinned: with
-    an idle machine pinning changes nothing measurable here. `cat` echoing one line is the floor
-    (fork + exec + pipes on this machine)."""
-    out = {}
-    cases = {
-        "loadAd": (LOAD_AD, [bin_path, "--stdio"]),
-        "loadAd_noImages": ({"jsonrpc": "2.0", "id": 1, "method": "loadAd",
-                             "params": {"adUnitID": UNIT,
-                                        "options": {"disableImageLoading": True}}},
-                            [bin_path, "--stdio"]),
-        "trivial": ({"jsonrpc": "2.0", "id": 1, "method": "stringForKey",
-                     "params": {"adId": "none", "key": "headline"}}, [bin_path, "--stdio"]),
-        "floor_cat": ({"jsonrpc": "2.0", "id": 1}, ["cat"]),
-    }
-    for key, (req, cmd) in cases.items():
-        argv = [str(tools["coldstart"]), "--runs", str(runs), "--request",
-                json.dumps(req, separators=(",", ":")), "--", *cmd]
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=300)
-        try:
-            out[key] = json.loads(p.stdout)
-            log(f"[cold start] {key}: median {out[key]['median_ms']:.2f} ms "
-                f"(min {out[key]['min_ms']:.2f}, p90 {out[key]['p90_ms']:.2f}; "
-                f"reply {out[key]['reply_bytes']} B)")
-        except ValueError:
-            out[key] = {"error": p.stderr.strip(), "exit_status": p.returncode}
-            log(f"[cold start] {key}: failed: {p.stderr.strip()}")
+COLD_START_BLOCK = 5  # side by side: runs per turn of each binary
+
+
+def coldstart(tools, req: dict, cmd: list[str], runs: int) -> dict:
+    argv = [str(tools["coldstart"]), "--runs", str(runs), "--request",
+            json.dumps(req, separators=(",", ":")), "--", *cmd]
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    try:
+        return json.loads(p.stdout)
+    except ValueError:
+        return {"error": p.stderr.strip(), "exit_status": p.returncode}
+
+
+def merge_cold_starts(parts: list[dict]) -> dict:
+    """One result from several coldstart runs of the same command: the statistics coldstart.c
+    computes, over all their samples."""
+    failed = [p for p in parts if "error" in p]
+    if failed:
+        return failed[0]
+    samples = [s for p in parts for s in p["samples_ms"]]
+    ordered = sorted(samples)
+    n = len(ordered)
+    out = dict(parts[-1])
+    out.update(runs=n, median_ms=statistics.median(ordered), min_ms=ordered[0],
+               p90_ms=ordered[min((n * 9) // 10, n - 1)], max_ms=ordered[-1], samples_ms=samples)
     return out
 
 
-def bench_memory(pin, bin_path: str, node_argv: list[str] | None) -> dict:
-    """VmRSS (and its anonymous / file-backed split, VmHWM) after start-up and one loadAd."""
+def bench_cold_start(tools, bins: dict[str, str], runs: int) -> dict[str, dict]:
+    """Spawn → first reply line, `runs` times per request (bench/coldstart.c), for each binary
+    of `bins` (name → path). Not pinned: with an idle machine pinning changes nothing
+    measurable here. `cat` echoing one line is the floor (fork + exec + pipes on this machine),
+    measured once. With several binaries their runs are interleaved, COLD_START_BLOCK at a time,
+    alternating which goes first."""
+    names = list(bins)
+    out: dict[str, dict] = {name: {} for name in names}
+
+    def cases(bin_path: str) -> dict[str, tuple[dict, list[str]]]:
+        return {
+            "loadAd": (LOAD_AD, [bin_path, "--stdio"]),
+            "loadAd_noImages": ({"jsonrpc": "2.0", "id": 1, "method": "loadAd",
+                                 "params": {"adUnitID": UNIT,
+                                            "options": {"disableImageLoading": True}}},
+                                [bin_path, "--stdio"]),
+            "trivial": ({"jsonrpc": "2.0", "id": 1, "method": "stringForKey",
+                         "params": {"adId": "none", "key": "headline"}}, [bin_path, "--stdio"]),
+        }
+
+    per_bin = {name: cases(path) for name, path in bins.items()}
+    for key in per_bin[names[0]]:
+        if len(names) == 1:
+            req, cmd = per_bin[names[0]][key]
+            results = {names[0]: coldstart(tools, req, cmd, runs)}
+        else:
+            parts: dict[str, list[dict]] = {name: [] for name in names}
+            done = 0
+            turn = 0
+            while done < runs:
+                block = min(COLD_START_BLOCK, runs - done)
+                for name in (names if turn % 2 == 0 else names[::-1]):
+                    req, cmd = per_bin[name][key]
+                    parts[name].append(coldstart(tools, req, cmd, block))
+                done += block
+                turn += 1
+            results = {name: merge_cold_starts(p) for name, p in parts.items()}
+        for name, r in results.items():
+            out[name][key] = r
+            who = "" if len(names) == 1 else f"{name} "
+            if "error" in r:
+                log(f"[cold start] {who}{key}: failed: {r['error']}")
+            else:
+                log(f"[cold start] {who}{key}: median {r['median_ms']:.2f} ms "
+                    f"(min {r['min_ms']:.2f}, p90 {r['p90_ms']:.2f}; reply {r['reply_bytes']} B)")
+    r = coldstart(tools, {"jsonrpc": "2.0", "id": 1}, ["cat"], runs)
+    out[names[0]]["floor_cat"] = r
+    if "error" in r:
+        log(f"[cold start] floor_cat: failed: {r['error']}")
+    else:
+        log(f"[cold start] floor_cat: median {r['median_ms']:.2f} ms "
+            f"(min {r['min_ms']:.2f}, p90 {r['p90_ms']:.2f}; reply {r['reply_bytes']} B)")
+    return out
+
+
+def bench_memory(pin, bin_path: str, node_argv: list[str] | None, who: str = "") -> dict:
+    """VmRSS (and its anonymous / file-backed split, VmHWM) after start-up and one loadAd.
+    `who` prefixes the log lines (the baseline's)."""
     out: dict[str, dict] = {}
     req = (json.dumps(LOAD_AD) + "\n").encode()
     # --stdio: after one loadAd (stdin kept open so the server stays up)
@@ -428,11 +524,11 @@ def bench_memory(pin, bin_path: str, node_argv: list[str] | None) -> dict:
     for label, entry in out.items():
         st = entry.get("after_one_loadAd")
         if st:
-            log(f"[memory] {label}: VmRSS {st['VmRSS'] / 1024:.2f} MiB after one loadAd "
+            log(f"[memory] {who}{label}: VmRSS {st['VmRSS'] / 1024:.2f} MiB after one loadAd "
                 f"(anon {st.get('RssAnon', 0) / 1024:.2f}, "
                 f"file {st.get('RssFile', 0) / 1024:.2f}, peak {st.get('VmHWM', 0) / 1024:.2f})")
         else:
-            log(f"[memory] {label}: failed: {entry.get('error')}")
+            log(f"[memory] {who}{label}: failed: {entry.get('error')}")
     return out
 
 
@@ -531,8 +627,10 @@ def report(res: dict) -> list[list[str]]:
     return rows
 
 
-def print_table(rows: list[list[str]]) -> None:
-    head = ["measurement", "native-ads", "C ceiling", "Node", "target", "verdict"]
+def print_table(rows: list[list[str]],
+                head: tuple[str, ...] = ("measurement", "native-ads", "C ceiling", "Node", "target",
+                                         "verdict")) -> None:
+    head = list(head)
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
     line = "  ".join("-" * w for w in widths)
     print(line)
@@ -541,6 +639,92 @@ def print_table(rows: list[list[str]]) -> None:
     for r in rows:
         print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
     print(line)
+
+
+# ---------------------------------------------------------------- side by side with a baseline
+
+WORSE_LIMIT = 0.05  # a figure more than 5 % worse than the baseline's is marked
+
+# (label, where, key, format, better): where is "throughput:<measurement>", "cold_start" or
+# "memory:<label>:<when>"; better is "higher", "lower" or None (shown, never marked).
+COMPARED = [
+    ("stringForKey CPU/request, W={W} (µs)", "throughput:stringForKey",
+     "server_cpu_us_per_req_median", ".3f", "lower"),
+    ("  same, from schedstat (ns precision)", "throughput:stringForKey",
+     "server_cpu_us_per_req_schedstat_median", ".3f", "lower"),
+    ("stringForKey throughput, W={W} (req/s)", "throughput:stringForKey", "rps", ",.0f", "higher"),
+    ("  server CPU busy (%)", "throughput:stringForKey", "server_busy_fraction", ".0f", None),
+    ("stringForKey throughput, W={SW} (req/s)", "throughput:stringForKey_saturated", "rps", ",.0f",
+     "higher"),
+    ("  CPU/request (µs)", "throughput:stringForKey_saturated", "server_cpu_us_per_req", ".3f",
+     "lower"),
+    ("  server CPU busy (%)", "throughput:stringForKey_saturated", "server_busy_fraction", ".0f",
+     None),
+    ("loadAd throughput, W={W} (req/s)", "throughput:loadAd", "rps", ",.0f", "higher"),
+    ("  CPU/request (µs)", "throughput:loadAd", "server_cpu_us_per_req_median", ".1f", "lower"),
+    ("  reply size (KiB)", "throughput:loadAd", "reply_bytes_avg", ".1f", None),
+    ("  server CPU busy (%)", "throughput:loadAd", "server_busy_fraction", ".0f", None),
+    ("cold start → 1st reply, loadAd (ms)", "cold_start", "loadAd", ".2f", "lower"),
+    ("  loadAd with disableImageLoading (ms)", "cold_start", "loadAd_noImages", ".2f", "lower"),
+    ("cold start → 1st reply, trivial (ms)", "cold_start", "trivial", ".2f", "lower"),
+    ("idle VmRSS --stdio, after 1 loadAd (MiB)", "memory:stdio:after_one_loadAd", "VmRSS", ".2f",
+     "lower"),
+    ("idle VmRSS --tcp, after 1 loadAd (MiB)", "memory:tcp:after_one_loadAd", "VmRSS", ".2f",
+     "lower"),
+    ("idle VmRSS --tcp, just started (MiB)", "memory:tcp:after_start", "VmRSS", ".2f", "lower"),
+]
+
+
+def figure(side: dict, where: str, key: str) -> float | None:
+    """One figure of one binary; `side` = {"throughput": entry, "cold_start": ..., "memory": ...}."""
+    kind, _, rest = where.partition(":")
+    if kind == "throughput":
+        v = side["throughput"].get(rest, {}).get(key)
+        if key == "server_busy_fraction" and isinstance(v, (int, float)):
+            v *= 100
+        elif key == "reply_bytes_avg" and isinstance(v, (int, float)):
+            v /= 1024
+    elif kind == "cold_start":
+        v = side["cold_start"].get(key, {}).get("median_ms")
+    else:
+        label, _, when = rest.partition(":")
+        v = side["memory"].get(label, {}).get(when, {}).get(key)
+        v = v / 1024 if isinstance(v, (int, float)) else None  # kB -> MiB
+    return v if isinstance(v, (int, float)) and v >= 0 else None
+
+
+def compare(res: dict) -> tuple[list[list[str]], list[str]]:
+    """Rows (measurement, native-ads, baseline, new/old, better, verdict) and the labels of the
+    figures more than WORSE_LIMIT worse than the baseline's. The figures are those of the main
+    table (same keys), so the native-ads column matches it."""
+    W, SW = res["config"]["window"], res["config"]["sat_window"]
+    new = {"throughput": res["throughput"].get("native-ads", {}), "cold_start": res["cold_start"],
+           "memory": res["memory"]}
+    old = {"throughput": res["throughput"].get("baseline", {}),
+           "cold_start": res["baseline"]["cold_start"], "memory": res["baseline"]["memory"]}
+    rows, worse = [], []
+    parent = ""
+    for label, where, key, spec, better in COMPARED:
+        label = label.format(W=W, SW=SW)
+        if not label.startswith(" "):
+            parent = label
+        # a sub-row is named with its parent in the list of worse figures
+        full = f"{parent}: {label.strip()}" if label.startswith(" ") else label
+        a, b = figure(new, where, key), figure(old, where, key)
+        ratio = a / b if a is not None and b else None
+        mark = ""
+        if better is not None:
+            if ratio is None:
+                mark = "n/a"
+            elif (better == "higher" and ratio < 1 - WORSE_LIMIT) or \
+                    (better == "lower" and ratio > 1 + WORSE_LIMIT):
+                mark = f"WORSE >{100 * WORSE_LIMIT:.0f}%"
+                worse.append(full)
+            else:
+                mark = "ok"
+        rows.append([label, "-" if a is None else format(a, spec), "-" if b is None else format(b, spec),
+                     "-" if ratio is None else f"{ratio:.3f}", better or "(info)", mark])
+    return rows, worse
 
 
 # ---------------------------------------------------------------- main
@@ -561,12 +745,21 @@ def main() -> int:
                     help="Node serves native-ads' own image bytes (same, the fair default: equal "
                          "reply sizes) or its own 8-bit RGB PNGs (own: ~42 KB replies)")
     ap.add_argument("--out", default=str(OUT / "results.json"), help="where to write the JSON")
+    ap.add_argument("--baseline-bin", metavar="PATH",
+                    help="an older native-ads binary: every native-ads figure is also measured for "
+                         "it in the same run, interleaved, and printed side by side with new/old")
+    ap.add_argument("--baseline-label", metavar="TEXT",
+                    help="how the report names the baseline (default: its path)")
     args = ap.parse_args()
 
     bin_path = os.path.abspath(args.bin)
     if not os.access(bin_path, os.X_OK):
         print(f"native-ads binary not found: {bin_path} (build it: swift build -c release)",
               file=sys.stderr)
+        return 2
+    base_path = os.path.abspath(args.baseline_bin) if args.baseline_bin else None
+    if base_path and not os.access(base_path, os.X_OK):
+        print(f"baseline binary not found: {base_path}", file=sys.stderr)
         return 2
     node_ok = not args.no_node and shutil.which(args.node) is not None
     if not args.no_node and not node_ok:
@@ -604,8 +797,13 @@ def main() -> int:
         "native-ads": [bin_path, "--tcp", "127.0.0.1:0", "--log-level", "warn"],
         "ceiling": [str(tools["ceiling"]), "127.0.0.1:0"],
     }
+    groups = [["native-ads"], ["ceiling"]]
+    if base_path:
+        servers["baseline"] = [base_path, "--tcp", "127.0.0.1:0", "--log-level", "warn"]
+        groups[0].append("baseline")
     if node_argv:
         servers["node"] = node_argv
+        groups.append(["node"])
 
     results = {
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -617,17 +815,29 @@ def main() -> int:
         "config": {k: v for k, v in vars(cfg).items()},
         "targets": TARGETS,
     }
+    if base_path:
+        results["baseline"] = {"bin": base_path, "label": args.baseline_label or base_path}
     results["machine_busy_before"] = round(machine_busy(), 3)
     log(f"machine busy before the bench: {100 * results['machine_busy_before']:.0f}% "
         f"(load average {os.getloadavg()[0]:.2f})")
-    results["throughput"] = bench_throughput(tools, pin, servers, cfg)
-    results["cold_start"] = bench_cold_start(tools, bin_path, cold_runs)
+    results["throughput"] = bench_throughput(tools, pin, servers, cfg, groups)
+    cold_bins = {"native-ads": bin_path, **({"baseline": base_path} if base_path else {})}
+    cold = bench_cold_start(tools, cold_bins, cold_runs)
+    results["cold_start"] = cold["native-ads"]
     results["memory"] = bench_memory(pin, bin_path, node_argv)
+    if base_path:
+        results["baseline"]["cold_start"] = cold["baseline"]
+        results["baseline"]["memory"] = bench_memory(pin, base_path, None, who="baseline ")
     results["elapsed_s"] = round(time.monotonic() - t0, 1)
     results["machine_busy_after"] = round(machine_busy(0.5), 3)
 
     rows = report(results)
     results["table"] = rows
+    worse: list[str] = []
+    if base_path:
+        cmp_rows, worse = compare(results)
+        results["baseline"]["table"] = cmp_rows
+        results["baseline"]["worse"] = worse
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "w") as f:
         json.dump(results, f, indent=2)
@@ -638,6 +848,19 @@ def main() -> int:
           + f"; window {cfg.window}; {results['elapsed_s']} s)")
     print(f"binary: {bin_path}")
     print_table(rows)
+    if base_path:
+        print()
+        print(f"side by side with the baseline {results['baseline']['label']}, measured in this "
+              f"same run (throughput and cold-start runs interleaved); new/old = native-ads' "
+              f"figure / the baseline's")
+        print(f"baseline binary: {base_path}")
+        print_table(cmp_rows, ("measurement", "native-ads", "baseline", "new/old", "better",
+                               "verdict"))
+        if worse:
+            print(f"{len(worse)} figure(s) more than {100 * WORSE_LIMIT:.0f}% worse than the "
+                  f"baseline: {'; '.join(worse)}")
+        else:
+            print(f"no figure more than {100 * WORSE_LIMIT:.0f}% worse than the baseline")
     notes = []
     for name, e in results["throughput"].items():
         for p in e.get("sanity", {}).get("problems", []):
