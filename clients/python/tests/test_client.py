@@ -5,6 +5,7 @@ Every test runs over stdio and TCP, each in both framings (the ``net`` fixture).
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
@@ -602,6 +603,53 @@ def test_a_failed_notification_closes_the_client_before_it_raises(tmp_path: Any)
         assert c.process is not None
         c.process.kill()
         c.close()
+
+
+class _CloseRaisesTransport(native_ads.client._Transport):
+    """Reads from a pipe the test ends; its first close() raises the ValueError that closing a
+    pipe's buffered writer can raise while another thread writes to it."""
+
+    def __init__(self) -> None:
+        read_fd, self.write_fd = os.pipe()
+        self.reader = os.fdopen(read_fd, "rb")
+        self.written = threading.Event()
+        self.close_calls = 0
+
+    def write(self, data: bytes) -> None:
+        self.written.set()
+
+    def end_of_stream(self) -> None:
+        os.close(self.write_fd)
+
+    def close(self) -> None:
+        self.close_calls += 1
+        if self.close_calls == 1:
+            raise ValueError("PyMemoryView_FromBuffer(): info->buf must not be NULL")
+
+
+def test_pending_calls_fail_even_when_closing_the_transport_raises() -> None:
+    transport = _CloseRaisesTransport()
+    c = Client(transport)
+    outcome: list[BaseException] = []
+
+    def pending_call() -> None:
+        try:
+            c.call("test.pending", timeout=10)
+        except BaseException as e:  # noqa: BLE001 - the test looks at what was raised
+            outcome.append(e)
+
+    caller = threading.Thread(target=pending_call)
+    caller.start()
+    try:
+        assert transport.written.wait(10)  # the call is pending
+        transport.end_of_stream()
+        caller.join(10)
+        assert not caller.is_alive()
+        assert len(outcome) == 1 and isinstance(outcome[0], ConnectionClosedError), outcome
+        assert c.closed
+    finally:
+        c.close()
+        transport.reader.close()
 
 
 def test_generic_call_and_notify(net: Any) -> None:

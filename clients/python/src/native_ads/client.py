@@ -81,7 +81,9 @@ class _PipeTransport(_Transport):
     def close(self) -> None:
         try:
             self._stdin.close()  # the server finishes what is in flight and exits 0
-        except OSError:
+        except (OSError, ValueError):
+            # ValueError: closed while another thread writes to it, the buffered writer can
+            # raise "PyMemoryView_FromBuffer(): info->buf must not be NULL"
             pass
 
 
@@ -425,8 +427,8 @@ class Client(ClientBase, SyncMethods):
             # the server closed (or is shutting down and waits for our FIN): close our side too
             try:
                 self._transport.close()
-            except OSError:
-                pass
+            except Exception as e:  # noqa: BLE001 - the pending calls below must be failed anyway
+                log.debug("native_ads: closing the transport failed: %r", e)
             with self._pending_lock:
                 self._reader_done = True
                 pending = list(self._pending.values())
