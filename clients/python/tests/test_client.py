@@ -305,7 +305,8 @@ def test_video_controls_and_events(net: Any) -> None:
     assert c.get_video_state(still["adId"]) is None
     assert c.video_control(still["adId"], "play")["reason"] == "noVideo"  # type: ignore[typeddict-item]
 
-    # a custom video format refuses play until its impression is recorded
+    # a custom video format refuses play until its impression is recorded; recording it shows
+    # the media and the video starts playing (contract 1.1)
     custom = load_one(
         c,
         VIDEO_UNIT,
@@ -315,7 +316,10 @@ def test_video_controls_and_events(net: Any) -> None:
     )
     assert c.video_control(custom["adId"], "play").get("reason") == "impressionNotRecorded"
     c.record_impression(custom["adId"])
-    assert c.video_control(custom["adId"], "play")["applied"] is True
+    state = c.get_video_state(custom["adId"])
+    assert state is not None and state["videoController"]["playbackState"] == "playing"
+    assert c.video_control(custom["adId"], "play").get("reason") == "noChange"
+    assert c.video_control(custom["adId"], "pause")["applied"] is True
 
 
 def test_get_events(net: Any) -> None:

@@ -312,8 +312,12 @@ for (const config of CONFIGS) {
       ).ads[0];
       const early = await app.videoControl(custom.adId, "play");
       assert.deepEqual([early.applied, early.reason], [false, "impressionNotRecorded"]);
+      // Contract 1.1: recording the impression shows the media, and the video starts playing.
       await app.recordImpression(custom.adId);
-      assert.equal((await app.videoControl(custom.adId, "play")).applied, true);
+      assert.equal((await app.getVideoState(custom.adId)).videoController.playbackState, "playing");
+      const replay = await app.videoControl(custom.adId, "play");
+      assert.deepEqual([replay.applied, replay.reason], [false, "noChange"]);
+      assert.equal((await app.videoControl(custom.adId, "pause")).applied, true);
       notes.take();
     });
 
