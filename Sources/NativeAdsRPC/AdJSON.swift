@@ -154,12 +154,4 @@ enum AdJSON {
     }
     w.endObject()
   }
-
-  /// `{"<key>": bool}`.
-  static func writeFlag(_ key: StaticString, _ value: Bool, into w: inout JSONWriter) {
-    w.beginObject()
-    w.key(key)
-    w.bool(value)
-    w.endObject()
-  }
 }

@@ -70,10 +70,11 @@ enum RegisterAdView: ServiceMethod {
 /// `unregisterAdView {"adId"}` → `{"unregistered": bool}`.
 enum UnregisterAdView: ServiceMethod {
   static let name = "unregisterAdView"
+  static let result = FlagResult("unregistered")
   static var signature: MethodSignature {
     MethodSignature(
       summary: "Undoes registerAdView.", params: AdIDRequest.params,
-      result: .shape(WireShape(nil, [Field.boolean("unregistered").member])),
+      result: result.type,
       errors: DocumentedError.adErrors + [.wrongAdKind])
   }
 
@@ -85,7 +86,7 @@ enum UnregisterAdView: ServiceMethod {
     try context.answer(
       name, into: &w,
       { context.service.manager.unregisterAdView(adId: request.adId, completion: $0) },
-      write: { unregistered, w in AdJSON.writeFlag("unregistered", unregistered, into: &w) })
+      write: { unregistered, w in result.write(unregistered, into: &w) })
   }
 }
 
@@ -135,12 +136,13 @@ enum ReportVisibility: ServiceMethod {
 /// landing page or app a click opened (`willDismissScreen`, `didDismissScreen`).
 enum ReportScreenDismissed: ServiceMethod {
   static let name = "reportScreenDismissed"
+  static let result = FlagResult("dismissed")
   static var signature: MethodSignature {
     MethodSignature(
       summary:
         "The user came back from what a click opened (willDismissScreen, didDismissScreen).",
       params: AdIDRequest.params,
-      result: .shape(WireShape(nil, [Field.boolean("dismissed").member])),
+      result: result.type,
       errors: DocumentedError.adErrors)
   }
 
@@ -152,6 +154,6 @@ enum ReportScreenDismissed: ServiceMethod {
     try context.answer(
       name, into: &w,
       { context.service.manager.reportScreenDismissed(adId: request.adId, completion: $0) },
-      write: { dismissed, w in AdJSON.writeFlag("dismissed", dismissed, into: &w) })
+      write: { dismissed, w in result.write(dismissed, into: &w) })
   }
 }

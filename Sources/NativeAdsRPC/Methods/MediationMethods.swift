@@ -6,11 +6,12 @@ import NativeAds
 enum RegisterAdapter: ServiceMethod {
   static let name = "mediation.registerAdapter"
   static let adapterClassName = Field.string("adapterClassName", nonEmpty: true)
+  static let result = FlagResult("registered", always: true)
   static var signature: MethodSignature {
     MethodSignature(
       summary: "This connection answers adapter.loadNativeAd for an adapter class.",
       params: [adapterClassName.member],
-      result: .shape(WireShape(nil, [Field.boolean("registered").member])))
+      result: result.type)
   }
 
   static func decode(_ params: Params) throws(RPCError) -> String {
@@ -27,10 +28,7 @@ enum RegisterAdapter: ServiceMethod {
     adapters.register(
       className: className, adapter: RemoteAdapter(className: className, session: context.session),
       owner: context.session.id)
-    w.beginObject()
-    w.key("registered")
-    w.bool(true)
-    w.endObject()
+    result.write(true, into: &w)
   }
 }
 
@@ -38,11 +36,12 @@ enum RegisterAdapter: ServiceMethod {
 /// this connection had not registered it).
 enum UnregisterAdapter: ServiceMethod {
   static let name = "mediation.unregisterAdapter"
+  static let result = FlagResult("unregistered")
   static var signature: MethodSignature {
     MethodSignature(
       summary: "Stops answering for an adapter class.",
       params: [RegisterAdapter.adapterClassName.member],
-      result: .shape(WireShape(nil, [Field.boolean("unregistered").member])))
+      result: result.type)
   }
 
   static func decode(_ params: Params) throws(RPCError) -> String {
@@ -55,10 +54,7 @@ enum UnregisterAdapter: ServiceMethod {
     let adapters = context.service.manager.adapters
     let mine = adapters.owner(of: className) == context.session.id
     let unregistered = mine && adapters.unregister(className: className)
-    w.beginObject()
-    w.key("unregistered")
-    w.bool(unregistered)
-    w.endObject()
+    result.write(unregistered, into: &w)
   }
 }
 
@@ -94,14 +90,10 @@ enum AdapterReport {
   }
 
   /// `{"recorded": bool}`.
-  static let result: WireType = .shape(WireShape(nil, [Field.boolean("recorded").member]))
+  static let recorded = FlagResult("recorded")
+  static var result: WireType { recorded.type }
 
-  static func write(_ recorded: Bool, into w: inout JSONWriter) {
-    w.beginObject()
-    w.key("recorded")
-    w.bool(recorded)
-    w.endObject()
-  }
+  static func write(_ value: Bool, into w: inout JSONWriter) { recorded.write(value, into: &w) }
 }
 
 /// `adapter.reportImpression {"adId"}`: the network saw the impression (counted once).

@@ -5,12 +5,13 @@ import NativeAds
 /// Ad; `-32602` naming `reason` when the reason is not one it offers.
 enum MuteThisAd: ServiceMethod {
   static let name = "muteThisAd"
+  static let result = FlagResult("muted", always: true)
   static let reason = Field.optionalString("reason")
   static var signature: MethodSignature {
     MethodSignature(
       summary: "Mute This Ad, with one of the offered reasons.",
       params: AdIDRequest.params + [reason.member],
-      result: .shape(WireShape(nil, [Field.boolean("muted").member])),
+      result: result.type,
       errors: DocumentedError.adErrors + [.muteNotOffered])
   }
 
@@ -34,6 +35,6 @@ enum MuteThisAd: ServiceMethod {
         context.service.manager.muteThisAd(
           adId: request.adId, reason: request.reason, completion: $0)
       },
-      write: { _, w in AdJSON.writeFlag("muted", true, into: &w) })
+      write: { _, w in result.write(true, into: &w) })
   }
 }

@@ -4,13 +4,12 @@ import NativeAds
 /// `releaseAd {"adId"}`: `{"released": true}`; every later call naming the ad gets 2001.
 enum ReleaseAd: ServiceMethod {
   static let name = "releaseAd"
+  static let result = FlagResult("released", always: true)
   static var signature: MethodSignature {
     MethodSignature(
       summary: "Releases an ad; later calls naming it get 2001.",
       params: AdIDRequest.params,
-      result: .shape(
-        WireShape(nil, [WireMember(name: "released", type: .constant(.bool(true)), required: true)])
-      ), errors: DocumentedError.adErrors)
+      result: result.type, errors: DocumentedError.adErrors)
   }
 
   static func decode(_ params: Params) throws(RPCError) -> AdIDRequest { try AdIDRequest(params) }
@@ -20,6 +19,6 @@ enum ReleaseAd: ServiceMethod {
   {
     try context.answer(
       name, into: &w, { context.service.manager.release(adId: request.adId, completion: $0) },
-      write: { _, w in AdJSON.writeFlag("released", true, into: &w) })
+      write: { _, w in result.write(true, into: &w) })
   }
 }

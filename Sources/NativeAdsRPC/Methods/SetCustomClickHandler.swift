@@ -6,12 +6,13 @@ import NativeAds
 /// system-defined ad.
 enum SetCustomClickHandler: ServiceMethod {
   static let name = "setCustomClickHandler"
+  static let result = FlagResult("enabled")
   static let enabled = Field.boolean("enabled")
   static var signature: MethodSignature {
     MethodSignature(
       summary: "This connection handles clicks on a custom native ad itself (customClick).",
       params: AdIDRequest.params + [enabled.member],
-      result: .shape(WireShape(nil, [Field.boolean("enabled").member])),
+      result: result.type,
       errors: DocumentedError.adErrors + [.wrongAdKind])
   }
 
@@ -34,6 +35,6 @@ enum SetCustomClickHandler: ServiceMethod {
       {
         context.service.manager.setCustomClickHandler(
           adId: request.adId, enabled: request.enabled, by: context.session.id, completion: $0)
-      }, write: { enabled, w in AdJSON.writeFlag("enabled", enabled, into: &w) })
+      }, write: { enabled, w in result.write(enabled, into: &w) })
   }
 }

@@ -85,13 +85,14 @@ enum StorePutAdUnit: ServiceMethod {
 /// `store.remove {"kind": "format"|"creative"|"adUnit", "id"}` → `{"removed"}`.
 enum StoreRemove: ServiceMethod {
   static let name = "store.remove"
+  static let result = FlagResult("removed")
   static let kind = Field<InventoryItemKind>.enumeration("kind")
   static let id = Field.string("id")
   static var signature: MethodSignature {
     MethodSignature(
       summary: "Removes a format, creative or ad unit no longer used.",
       params: [kind.member, id.member],
-      result: .shape(WireShape(nil, [Field.boolean("removed").member])))
+      result: result.type)
   }
 
   struct Request {
@@ -110,10 +111,7 @@ enum StoreRemove: ServiceMethod {
       try context.service.manager.inventory.remove(kind: request.kind, id: request.id)
     }
     if request.kind == .creative { context.service.creativeJSON.invalidate(creativeID: request.id) }
-    w.beginObject()
-    w.key("removed")
-    w.bool(removed)
-    w.endObject()
+    result.write(removed, into: &w)
   }
 }
 
