@@ -1,0 +1,102 @@
+import JSONRPC
+import NativeAds
+import NativeAdsRPC
+
+/// A ``LiveAdStore`` that answers later, like a store over the network: every call that
+/// records is held, doing nothing, until the test releases it. Released calls run in the order
+/// they were made, each on the state as it is then (as a remote store applies a change when it
+/// arrives), over an ``InMemoryLiveAdStore``. Reads answer at once, from what has been kept.
+final class HeldLiveAdStore: LiveAdStore {
+  private let kept = InMemoryLiveAdStore()
+  private var held: [(description: String, run: () -> Void)] = []
+
+  /// The calls held, oldest first: `insert`, `apply <change>`, `remove`.
+  var heldCalls: [String] { held.map(\.description) }
+
+  func ad(_ id: String) -> NativeAd? { kept.ad(id) }
+
+  var ads: [NativeAd] { kept.ads }
+
+  func insert(_ ads: [NativeAd], completion: @escaping () -> Void) {
+    hold("insert") { [kept] in kept.insert(ads, completion: completion) }
+  }
+
+  func apply(
+    _ change: AdChange, to ad: NativeAd, at now: Double,
+    completion: @escaping (AdTransition) -> Void
+  ) {
+    hold("apply \(Self.name(of: change))") { [kept] in
+      kept.apply(change, to: ad, at: now, completion: completion)
+    }
+  }
+
+  func remove(_ ad: NativeAd, completion: @escaping () -> Void) {
+    hold("remove") { [kept] in kept.remove(ad, completion: completion) }
+  }
+
+  /// Answers the oldest held call; returns its description (nil when none was held).
+  @discardableResult
+  func releaseNext() -> String? {
+    guard !held.isEmpty else { return nil }
+    let call = held.removeFirst()
+    call.run()
+    return call.description
+  }
+
+  /// Answers held calls, including those made while answering, until none is left; returns
+  /// their descriptions.
+  @discardableResult
+  func releaseAll() -> [String] {
+    var released: [String] = []
+    while let next = releaseNext() { released.append(next) }
+    return released
+  }
+
+  private func hold(_ description: String, _ run: @escaping () -> Void) {
+    held.append((description, run))
+  }
+
+  private static func name(of change: AdChange) -> String {
+    switch change {
+    case .settle: "settle"
+    case .recordImpression: "recordImpression"
+    case .reportVisibility: "reportVisibility"
+    case .click: "click"
+    case .dismissScreen: "dismissScreen"
+    case .setCustomClickHandler: "setCustomClickHandler"
+    case .mute: "mute"
+    case .videoControl: "videoControl"
+    case .registerAdView: "registerAdView"
+    case .unregisterAdView: "unregisterAdView"
+    case .release: "release"
+    case .adapterImpression: "adapterImpression"
+    case .adapterClick: "adapterClick"
+    case .adapterEvent: "adapterEvent"
+    }
+  }
+}
+
+/// A service over the built-in inventory whose live ads are kept in a ``HeldLiveAdStore``,
+/// with a manual clock, and clients on it (as ``ServiceHarness``).
+final class HeldStoreHarness {
+  let clock = ManualClock()
+  let store = HeldLiveAdStore()
+  let manager: AdManager
+  let dispatcher = Dispatcher()
+  let service: NativeAdsService
+  private var nextSessionID: UInt64 = 1
+
+  init() {
+    manager = AdManager(
+      inventory: StoreLoader.builtInInventory(), clock: clock, seed: 42, store: store)
+    service = NativeAdsService(manager: manager, dispatcher: dispatcher)
+  }
+
+  /// A new connection, attached to the service.
+  func connect() -> Client {
+    let session = RPCSession(id: nextSessionID, dispatcher: dispatcher)
+    nextSessionID += 1
+    service.attach(session)
+    return Client(session)
+  }
+}
