@@ -45,6 +45,9 @@ public final class AdManager {
   /// The manager's seed: a load's seeds derive from it when its request gives none.
   private let seed: UInt64
   private var loadCounter: UInt64 = 0
+  /// Loads whose ads the store is still keeping, by number, with their owner.
+  private var servingOwners: [UInt64: OwnerID] = [:]
+  private var servingCounter: UInt64 = 0
 
   /// Creates a manager serving `inventory`.
   ///
@@ -159,13 +162,29 @@ public final class AdManager {
       fill.bind?(ad)
       return ad
     }
-    store.insert(ads) { completion(.success((ads, loaded.responseInfo))) }
+    // A store that answers later may answer after the owner went away (its loads cancelled):
+    // then the ads are released at once and nobody is answered.
+    servingCounter += 1
+    let serving = servingCounter
+    servingOwners[serving] = plan.owner
+    store.insert(ads) { [weak self] in
+      guard let self else { return }
+      guard servingOwners.removeValue(forKey: serving) != nil else {
+        for ad in ads { release(ad) {} }
+        return
+      }
+      completion(.success((ads, loaded.responseInfo)))
+    }
   }
 
   /// Cancels `owner`'s loads in flight (its connection closed): their completions are never
   /// called and the sources they wait on are abandoned. Returns how many.
   @discardableResult
-  public func cancelLoads(ownedBy owner: OwnerID) -> Int { engine.cancelLoads(ownedBy: owner) }
+  public func cancelLoads(ownedBy owner: OwnerID) -> Int {
+    let serving = servingOwners.filter { $0.value == owner }.keys
+    for number in serving { servingOwners.removeValue(forKey: number) }
+    return engine.cancelLoads(ownedBy: owner) + serving.count
+  }
 
   /// Unregisters the adapters `owner` registered (its connection closed) and fails at once
   /// every source waiting on one of them (``AdNetworkError/adapterConnectionClosed``): those

@@ -67,11 +67,11 @@ public final class InMemoryAdEventLog: AdEventLog {
   public func events(matching query: AdEventQuery) -> [AdEvent] {
     guard query.limit > 0, start < storage.count else { return [] }
     var index = start
-    if let since = query.since {
+    if let since = query.since, since >= storage[start].sequence {
       // Sequence numbers are consecutive, so the first one after `since` is found directly.
       let skip = since - storage[start].sequence + 1
       guard skip < storage.count - start else { return [] }
-      index += max(0, skip)
+      index += skip
     }
     var found: [AdEvent] = []
     while index < storage.count, found.count < query.limit {
