@@ -12,12 +12,15 @@ BIN_RELEASE := .build/release/native-ads
 
 all: build
 
-## deps: install libuv1-dev (Debian) when pkg-config cannot find libuv.
+## deps: install libuv1-dev and zlib1g-dev (Debian) when pkg-config cannot find libuv or zlib.
 deps:
-	@pkg-config --exists libuv 2>/dev/null || { \
-	  echo "installing libuv1-dev" 1>&2; \
+	@missing=; \
+	pkg-config --exists libuv 2>/dev/null || missing="$$missing libuv1-dev"; \
+	pkg-config --exists zlib 2>/dev/null || missing="$$missing zlib1g-dev"; \
+	[ -z "$$missing" ] || { \
+	  echo "installing$$missing" 1>&2; \
 	  $(SUDO) apt-get update -qq 1>&2 && \
-	  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libuv1-dev pkg-config 1>&2; }
+	  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing pkg-config 1>&2; }
 
 build: deps
 	$(SWIFT) build

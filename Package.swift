@@ -18,9 +18,15 @@ let package = Package(
       pkgConfig: "libuv",
       providers: [.apt(["libuv1-dev"])]
     ),
+    .systemLibrary(
+      name: "CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]
+    ),
     .target(name: "UVTransport", dependencies: ["CLibUV"], swiftSettings: hotPath),
+    .target(name: "PNGImages", dependencies: ["CZlib"], swiftSettings: hotPath),
     .target(name: "JSONRPC", swiftSettings: hotPath),
-    .target(name: "NativeAds", swiftSettings: hotPath),
+    .target(name: "NativeAds", dependencies: ["PNGImages"], swiftSettings: hotPath),
     .target(
       name: "NativeAdsRPC", dependencies: ["JSONRPC", "NativeAds"],
       resources: [
@@ -33,7 +39,9 @@ let package = Package(
       swiftSettings: hotPath
     ),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
-    .testTarget(name: "NativeAdsTests", dependencies: ["NativeAds"]),
+    .target(name: "PNGTestSupport", dependencies: ["CZlib"], path: "Tests/PNGTestSupport"),
+    .testTarget(name: "PNGImagesTests", dependencies: ["PNGImages", "PNGTestSupport"]),
+    .testTarget(name: "NativeAdsTests", dependencies: ["NativeAds", "PNGTestSupport"]),
     .testTarget(name: "NativeAdsRPCTests", dependencies: ["NativeAdsRPC", "JSONRPC", "NativeAds"]),
     .testTarget(name: "UVTransportTests", dependencies: ["UVTransport"]),
   ],

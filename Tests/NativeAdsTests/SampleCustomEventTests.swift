@@ -1,4 +1,5 @@
 import NativeAds
+import PNGTestSupport
 import Testing
 
 @Suite struct SampleCustomEventTests {

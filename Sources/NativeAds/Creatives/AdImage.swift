@@ -1,3 +1,5 @@
+import PNGImages
+
 /// An image asset: where it lives, its size, and its bytes.
 ///
 /// Built-in images are generated PNGs: their bytes are encoded the first time ``data`` is read

@@ -1,3 +1,4 @@
+import PNGImages
 import Synchronization
 
 /// The bytes of a generated image, encoded on first use and cached.

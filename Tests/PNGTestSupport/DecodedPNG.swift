@@ -1,7 +1,11 @@
-/// A PNG parsed and decoded by test code: chunks checked (CRC-32, order), IDAT inflated and
-/// unfiltered into RGB rows.
-struct DecodedPNG {
-  enum Failure: Error, Equatable {
+import CZlib
+
+/// A PNG parsed and decoded by test code: chunks checked (CRC-32, order), IDAT inflated by
+/// zlib (which checks the zlib header and the Adler-32 trailer) and unfiltered into RGB rows.
+/// Shared by the tests of PNGImages and of NativeAds.
+public struct DecodedPNG: Sendable {
+  /// Why bytes are not a PNG this decoder accepts.
+  public enum Failure: Error, Equatable {
     case badSignature
     case truncated
     case badCRC(String)
@@ -9,24 +13,37 @@ struct DecodedPNG {
     case unsupportedHeader
     case wrongDecompressedSize(expected: Int, actual: Int)
     case badFilter(Int)
-    case inflate(TestInflater.Failure)
+    /// zlib's status and message for a stream it could not inflate.
+    case inflate(status: Int32, message: String)
+    /// Bytes after the end of the zlib stream.
+    case trailingBytes(Int)
   }
 
-  var width: Int
-  var height: Int
-  var chunkTypes: [String]
-  var decompressedSize: Int
+  /// The width in pixels (IHDR).
+  public var width: Int
+  /// The height in pixels (IHDR).
+  public var height: Int
+  /// The chunk types in file order.
+  public var chunkTypes: [String]
+  /// The size of the IDAT data (the zlib stream).
+  public var compressedSize: Int
+  /// The size of the inflated IDAT data: a filter byte and ``bytesPerRow`` bytes a row.
+  public var decompressedSize: Int
   /// Bytes of one row before filtering (without the filter byte).
-  var bytesPerRow: Int
+  public var bytesPerRow: Int
+  /// The filter type of each row (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth).
+  public var filters: [UInt8]
   /// RGB bytes, row by row, `width * 3` bytes a row.
-  var pixels: [UInt8]
+  public var pixels: [UInt8]
 
-  func color(column: Int, row: Int) -> [UInt8] {
+  /// The RGB bytes of the pixel at (`column`, `row`).
+  public func color(column: Int, row: Int) -> [UInt8] {
     let start = (row * width + column) * 3
     return Array(pixels[start..<start + 3])
   }
 
-  init(_ png: [UInt8]) throws(Failure) {
+  /// Parses and decodes `png`.
+  public init(_ png: [UInt8]) throws(Failure) {
     guard png.count > 8, Array(png[0..<8]) == [137, 80, 78, 71, 13, 10, 26, 10] else {
       throw .badSignature
     }
@@ -45,7 +62,7 @@ struct DecodedPNG {
       let type = String(decoding: png[offset + 4..<offset + 8], as: UTF8.self)
       let body = Array(png[offset + 8..<offset + 8 + length])
       let crc = UInt32(u32(offset + 8 + length))
-      guard crc == Self.crc32(Array(png[offset + 4..<offset + 8 + length])) else {
+      guard crc == Self.crc32(png[offset + 4..<offset + 8 + length]) else {
         throw .badCRC(type)
       }
       types.append(type)
@@ -70,20 +87,17 @@ struct DecodedPNG {
       !indexed || (palette.count % 3 == 0 && palette.count >= 3)
     else { throw .unsupportedHeader }
 
-    let raw: [UInt8]
-    do {
-      raw = try TestInflater.zlibDecompress(idat)
-    } catch {
-      throw .inflate(error)
-    }
+    let raw = try Self.inflate(idat)
     let bytesPerPixel = indexed ? 1 : 3
     let stride = indexed ? (width * depth + 7) / 8 : width * 3
     guard raw.count == height * (stride + 1) else {
       throw .wrongDecompressedSize(expected: height * (stride + 1), actual: raw.count)
     }
     var unfiltered = [UInt8](repeating: 0, count: height * stride)
+    var filters: [UInt8] = []
     for row in 0..<height {
       let filter = Int(raw[row * (stride + 1)])
+      filters.append(UInt8(filter))
       for index in 0..<stride {
         let x = raw[row * (stride + 1) + 1 + index]
         let a = index >= bytesPerPixel ? unfiltered[row * stride + index - bytesPerPixel] : 0
@@ -130,19 +144,49 @@ struct DecodedPNG {
     self.width = width
     self.height = height
     self.chunkTypes = types
+    self.compressedSize = idat.count
     self.decompressedSize = raw.count
+    self.filters = filters
     self.pixels = pixels
   }
 
-  /// An independent bitwise CRC-32, so that the test does not trust the encoder's table.
-  static func crc32(_ bytes: [UInt8]) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-      crc ^= UInt32(byte)
-      for _ in 0..<8 {
-        crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1
-      }
+  /// zlib's CRC-32 of `bytes`.
+  static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    bytes.withUnsafeBufferPointer { UInt32(CZlib.crc32(0, $0.baseAddress, UInt32($0.count))) }
+  }
+
+  /// Inflates a whole zlib stream with zlib; any error in it (header, data, Adler-32) or bytes
+  /// after its end are a failure.
+  static func inflate(_ input: [UInt8]) throws(Failure) -> [UInt8] {
+    let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+    stream.initialize(to: z_stream())
+    defer {
+      inflateEnd(stream)
+      stream.deallocate()
     }
-    return ~crc
+    var status = czlib_inflateInit(stream)
+    guard status == Z_OK else { throw .inflate(status: status, message: "inflateInit") }
+    var output: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    var consumed = 0
+    input.withUnsafeBufferPointer { input in
+      stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+      stream.pointee.avail_in = UInt32(input.count)
+      repeat {
+        chunk.withUnsafeMutableBufferPointer { chunk in
+          stream.pointee.next_out = chunk.baseAddress
+          stream.pointee.avail_out = UInt32(chunk.count)
+          status = CZlib.inflate(stream, Z_NO_FLUSH)
+          output += chunk[..<(chunk.count - Int(stream.pointee.avail_out))]
+        }
+      } while status == Z_OK
+      consumed = input.count - Int(stream.pointee.avail_in)
+    }
+    guard status == Z_STREAM_END else {
+      let message = stream.pointee.msg.map { String(cString: $0) } ?? "truncated"
+      throw .inflate(status: status, message: message)
+    }
+    guard consumed == input.count else { throw .trailingBytes(input.count - consumed) }
+    return output
   }
 }

@@ -21,9 +21,4 @@ public struct PixelRect: Sendable, Hashable {
   public func containsRow(_ row: Int) -> Bool {
     row >= y && row < y + height
   }
-
-  /// Whether the pixel at (`column`, `row`) is inside the rectangle.
-  public func contains(column: Int, row: Int) -> Bool {
-    containsRow(row) && column >= x && column < x + width
-  }
 }

@@ -61,21 +61,8 @@ public struct PNGPicture: Sendable, Equatable {
       accent: accent, rectangle: rectangle)
   }
 
-  /// The colour of the pixel at (`column`, `row`).
-  public func color(column: Int, row: Int) -> RGBColor {
-    if rectangle.contains(column: column, row: row) { return accent }
-    if band.contains(column: column, row: row) { return bandColor }
-    return background
-  }
-
-  /// Writes row `row` as RGB triples into `pixels`, which holds `width * 3` bytes.
-  public func fillRow(_ row: Int, into pixels: inout [UInt8]) {
-    fill(&pixels, 0..<width, background)
-    if band.containsRow(row) { fill(&pixels, clamp(band), bandColor) }
-    if rectangle.containsRow(row) { fill(&pixels, clamp(rectangle), accent) }
-  }
-
-  /// The picture encoded as a PNG: indexed colour (its three colours), bit depth 2.
+  /// The picture encoded as a PNG: indexed colour (its three colours), bit depth 2, compressed
+  /// by zlib. Deterministic; encodes on every call (``AdImage`` in NativeAds caches the bytes).
   public func pngData() -> [UInt8] {
     PNGEncoder.encodeIndexed(
       width: width, height: height, palette: [background, bandColor, accent],
@@ -86,7 +73,7 @@ public struct PNGPicture: Sendable, Equatable {
   }
 
   /// Writes row `row` as palette indices (0 background, 1 band, 2 accent).
-  func fillIndices(_ row: Int, into indices: inout [UInt8]) {
+  private func fillIndices(_ row: Int, into indices: inout [UInt8]) {
     indices.withUnsafeMutableBufferPointer { buffer in
       buffer.update(repeating: 0)
       if band.containsRow(row) {
@@ -101,17 +88,6 @@ public struct PNGPicture: Sendable, Equatable {
   private func clamp(_ rect: PixelRect) -> Range<Int> {
     let lower = max(0, min(width, rect.x))
     return lower..<max(lower, min(width, rect.x + rect.width))
-  }
-
-  private func fill(_ pixels: inout [UInt8], _ columns: Range<Int>, _ color: RGBColor) {
-    let columns = columns.clamped(to: 0..<pixels.count / 3)
-    pixels.withUnsafeMutableBufferPointer { buffer in
-      for column in columns {
-        buffer[column * 3] = color.red
-        buffer[column * 3 + 1] = color.green
-        buffer[column * 3 + 2] = color.blue
-      }
-    }
   }
 
   private static func fnv1a(_ text: String) -> UInt64 {
