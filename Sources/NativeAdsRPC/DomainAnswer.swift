@@ -10,11 +10,10 @@ extension MethodContext {
     _ start: (@escaping (Result<T, Failure>) -> Void) -> Void,
     write: @escaping (T, inout JSONWriter) -> Void
   ) throws(RPCError) {
-    var immediate: Result<T, Failure>?
-    var later: DeferredReply?
+    let slot = AnswerSlot<T, Failure>()
     start { outcome in
-      guard let reply = later else {
-        immediate = outcome
+      guard let reply = slot.later else {
+        slot.immediate = outcome
         return
       }
       switch outcome {
@@ -22,10 +21,10 @@ extension MethodContext {
       case .failure(let error): reply.reject(map(error))
       }
     }
-    switch immediate {
+    switch slot.immediate {
     case .success(let value)?: write(value, &w)
     case .failure(let error)?: throw map(error)
-    case nil: later = call.deferReply()
+    case nil: slot.later = call.deferReply()
     }
   }
 
@@ -50,4 +49,11 @@ extension AdObjectError {
       throw error.rpcError(method: method)
     }
   }
+}
+
+/// Where a domain call's answer goes: kept for the handler when it comes at once, sent as the
+/// deferred reply when it comes later (one object for both, shared with the completion).
+private final class AnswerSlot<T, Failure: Error> {
+  var immediate: Result<T, Failure>?
+  var later: DeferredReply?
 }

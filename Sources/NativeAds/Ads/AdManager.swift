@@ -48,6 +48,8 @@ public final class AdManager {
   /// Loads whose ads the store is still keeping, by number, with their owner.
   private var servingOwners: [UInt64: OwnerID] = [:]
   private var servingCounter: UInt64 = 0
+  /// The load whose ads are being inserted by the current call, until the store answers.
+  private var servingInline: UInt64?
 
   /// Creates a manager serving `inventory`.
   ///
@@ -110,7 +112,8 @@ public final class AdManager {
       AdLoadError(
         code: .invalidRequest, message: "Invalid request: " + detail,
         responseInfo: ResponseInfo(
-          responseIdentifier: responseIdentifier, request: request, loaded: nil, tried: []))
+          responseIdentifier: responseIdentifier, isTestRequest: request.isTestRequest,
+          loaded: nil, tried: []))
     }
     let problem: String?
     if request.options.numberOfAds < 1 {
@@ -166,14 +169,21 @@ public final class AdManager {
     // then the ads are released at once and nobody is answered.
     servingCounter += 1
     let serving = servingCounter
-    servingOwners[serving] = plan.owner
+    servingInline = serving
     store.insert(ads) { [weak self] in
       guard let self else { return }
-      guard servingOwners.removeValue(forKey: serving) != nil else {
+      if servingInline == serving {
+        servingInline = nil
+      } else if servingOwners.removeValue(forKey: serving) == nil {
         for ad in ads { release(ad) {} }
         return
       }
       completion(.success((ads, loaded.responseInfo)))
+    }
+    // Not kept yet: the owner may leave before the store answers.
+    if servingInline == serving {
+      servingInline = nil
+      servingOwners[serving] = plan.owner
     }
   }
 
@@ -203,7 +213,9 @@ public final class AdManager {
   /// - Throws: ``AdObjectError/adNotFound(adId:)`` when unknown or released.
   public func ad(_ adId: String) throws(AdObjectError) -> NativeAd {
     guard let ad = store.ad(adId) else { throw .adNotFound(adId: adId) }
-    if ad.state.video?.hasPlayedToEnd(at: clock.now()) == true { change(ad, .settle) { _ in } }
+    if ad.state.video?.isPlaying == true, ad.state.video?.hasPlayedToEnd(at: clock.now()) == true {
+      change(ad, .settle) { _ in }
+    }
     return ad
   }
 
@@ -303,6 +315,10 @@ public final class AdManager {
   }
 
   private func release(_ ad: NativeAd, completion: @escaping () -> Void) {
-    change(ad, .release) { [store] _ in store.remove(ad, completion: completion) }
+    let now = clock.now()
+    store.release(ad, at: now) { [weak self] transition in
+      self?.route(transition.effects, of: ad, at: now)
+      completion()
+    }
   }
 }

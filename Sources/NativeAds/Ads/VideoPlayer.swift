@@ -36,6 +36,9 @@ public struct VideoPlayer: Sendable, Equatable {
     anchor = now
   }
 
+  /// Whether the video is playing (its time follows the clock).
+  public var isPlaying: Bool { stored.playbackState == .playing }
+
   /// Whether the video is playing and has reached its end by `now` (``settle(at:)`` would
   /// record it).
   public func hasPlayedToEnd(at now: Double) -> Bool {

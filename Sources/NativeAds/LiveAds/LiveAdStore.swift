@@ -17,8 +17,10 @@ public protocol LiveAdStore: AnyObject {
   func apply(
     _ change: AdChange, to ad: NativeAd, at now: Double,
     completion: @escaping (AdTransition) -> Void)
-  /// Forgets `ad` (released): later lookups do not find it. `completion` runs once it is gone.
-  func remove(_ ad: NativeAd, completion: @escaping () -> Void)
+  /// Releases `ad`: applies ``AdChange/release`` and forgets it, atomically (later lookups do
+  /// not find it), then hands back what happened.
+  func release(
+    _ ad: NativeAd, at now: Double, completion: @escaping (AdTransition) -> Void)
 }
 
 /// The live ads of one process, in a dictionary. Every completion runs before the call
@@ -42,15 +44,16 @@ public final class InMemoryLiveAdStore: LiveAdStore {
     _ change: AdChange, to ad: NativeAd, at now: Double,
     completion: @escaping (AdTransition) -> Void
   ) {
-    var state = ad.state
-    let transition = state.apply(change, to: ad, at: now)
-    ad.state = state
-    completion(transition)
+    // In place: the state is not copied out and back.
+    completion(ad.state.apply(change, to: ad, at: now))
   }
 
-  public func remove(_ ad: NativeAd, completion: @escaping () -> Void) {
+  public func release(
+    _ ad: NativeAd, at now: Double, completion: @escaping (AdTransition) -> Void
+  ) {
+    let transition = ad.state.apply(.release, to: ad, at: now)
     table.removeValue(forKey: ad.id)
     ad.isReleased = true
-    completion()
+    completion(transition)
   }
 }

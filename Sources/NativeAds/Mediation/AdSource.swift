@@ -30,18 +30,20 @@ public protocol PendingAsk: AnyObject {
   func abandon()
 }
 
-/// One ask of a source during a load.
+/// One ask of a source during a load (a view of the load's plan: nothing is copied).
 public struct SourceAsk {
+  let plan: LoadPlan
+
   /// The app's request.
-  public var request: AdRequest
+  public var request: AdRequest { plan.request }
   /// The ad unit loaded.
-  public var unit: AdUnit
-  /// The options ads are served with (`numberOfAds` as the load serves).
-  public var options: LoaderOptions
+  public var unit: AdUnit { plan.unit }
+  /// The options ads are served with (`numberOfAds` as many as the load serves).
+  public var options: LoaderOptions { plan.options }
   /// How many ads the load wants from this source.
-  public var count: Int
+  public var count: Int { plan.options.numberOfAds }
   /// The load's seeds: a source that draws at random takes the next one.
-  public var seeds: SeedSequence
+  public var seeds: SeedSequence { plan.seeds }
 }
 
 /// The seeds of one load's random sources: the first source to draw gets the load's seed, the

@@ -11,14 +11,18 @@ final class AdSourceCatalog {
   /// How many adapter loads were asked (numbers their load IDs).
   private var adapterLoadCounter: UInt64 = 0
 
+  /// The plan of a unit without a waterfall, made once.
+  private let inventoryOnly: [any AdSource]
+
   init(inventory: Inventory, adapters: AdapterRegistry, seed: UInt64) {
     self.inventory = InventorySource(inventory: inventory, seed: seed)
     self.adapters = adapters
+    self.inventoryOnly = [self.inventory]
   }
 
   /// The sources for `unit`, in the order a load asks them.
   func sources(for unit: AdUnit) -> [any AdSource] {
-    guard let waterfall = unit.waterfall else { return [inventory] }
+    guard let waterfall = unit.waterfall else { return inventoryOnly }
     return WaterfallSource.ordered(waterfall).map { source -> any AdSource in
       switch source {
       case .inventory:

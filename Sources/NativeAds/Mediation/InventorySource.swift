@@ -15,9 +15,10 @@ final class InventorySource: AdSource {
   var adSourceName: String { AdNetworkInfo.adMobNetworkSourceName }
 
   func ask(_ ask: SourceAsk, answer: @escaping (SourceAnswer) -> Void) -> (any PendingAsk)? {
+    let plan = ask.plan
     let chosen = CreativeSelector.rankedCreatives(
-      of: ask.unit, for: ask.request, in: inventory, rotation: &rotation
-    ).prefix(ask.count)
+      of: plan.unit, for: plan.request, in: inventory, rotation: &rotation
+    ).prefix(plan.options.numberOfAds)
     let className = AdNetworkInfo.googleAdapterClassName
     if let best = chosen.first {
       answer(
@@ -25,7 +26,7 @@ final class InventorySource: AdSource {
           chosen.map { SourceFill(creative: $0) }, className: className,
           sourceName: Self.sourceName(of: best)))
     } else {
-      answer(.failed(.failed(.noFill), className: className, sourceName: sourceName(of: ask.unit)))
+      answer(.failed(.failed(.noFill), className: className, sourceName: sourceName(of: plan.unit)))
     }
     return nil
   }

@@ -1,21 +1,37 @@
 /// What one load asks, and of whom: the sources in order, how many ads, and its deadline.
-struct LoadPlan {
+/// Immutable; a reference, so that the engine, its asks and the answer share it without
+/// copying the request.
+final class LoadPlan {
   /// The app's request.
-  var request: AdRequest
+  let request: AdRequest
   /// The unit loaded.
-  var unit: AdUnit
+  let unit: AdUnit
   /// Who loads; the ads are theirs.
-  var owner: OwnerID
+  let owner: OwnerID
   /// The sources, in the order they are asked.
-  var sources: [any AdSource]
+  let sources: [any AdSource]
   /// The options ads are served with (`numberOfAds` as many as the load serves).
-  var options: LoaderOptions
+  let options: LoaderOptions
   /// The load's seeds.
-  var seeds: SeedSequence
+  let seeds: SeedSequence
   /// The whole load's deadline in milliseconds; nil for none.
-  var deadlineMs: UInt64?
+  let deadlineMs: UInt64?
   /// The response identifier of the load.
-  var responseIdentifier: String
+  let responseIdentifier: String
+
+  init(
+    request: AdRequest, unit: AdUnit, owner: OwnerID, sources: [any AdSource],
+    options: LoaderOptions, seeds: SeedSequence, deadlineMs: UInt64?, responseIdentifier: String
+  ) {
+    self.request = request
+    self.unit = unit
+    self.owner = owner
+    self.sources = sources
+    self.options = options
+    self.seeds = seeds
+    self.deadlineMs = deadlineMs
+    self.responseIdentifier = responseIdentifier
+  }
 }
 
 /// What a finished load filled with.
@@ -75,7 +91,7 @@ final class WaterfallLoad {
   /// filled (nil on failure).
   func responseInfo(loaded: AdNetworkInfo?) -> ResponseInfo {
     ResponseInfo(
-      responseIdentifier: plan.responseIdentifier, request: plan.request, loaded: loaded,
-      tried: tried)
+      responseIdentifier: plan.responseIdentifier, isTestRequest: plan.request.isTestRequest,
+      loaded: loaded, tried: tried)
   }
 }

@@ -101,12 +101,12 @@ final class WaterfallEngine {
     let token = run.askCounter
     run.waiting = WaterfallLoad.Waiting(
       token: token, ask: nil, askedAt: clock.now(), timeoutMs: source.timeoutMs)
-    let plan = run.plan
-    let ask = SourceAsk(
-      request: plan.request, unit: plan.unit, options: plan.options,
-      count: plan.options.numberOfAds, seeds: plan.seeds)
-    let pending = source.ask(ask) { [weak self, weak run] answer in
-      guard let self, let run else { return }
+    let ask = SourceAsk(plan: run.plan)
+    // The answer names the load by number (no reference to it, so a source that keeps the
+    // answer keeps nothing alive, and no weak reference to set up per load).
+    let number = run.number
+    let pending = source.ask(ask) { [weak self] answer in
+      guard let self, let run = active[number] else { return }
       self.answered(run, token: token, answer)
     }
     // Still waiting on this ask: it answers later, within its timeout.

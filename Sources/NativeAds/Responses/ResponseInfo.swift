@@ -21,14 +21,14 @@ public struct ResponseInfo: Sendable, Equatable {
 }
 
 extension ResponseInfo {
-  /// Response info for a load of `request` (echoing its `isTestRequest`).
+  /// Response info for a load whose request said `isTestRequest` (echoed).
   init(
-    responseIdentifier: String, request: AdRequest, loaded: AdNetworkInfo?,
+    responseIdentifier: String, isTestRequest: Bool?, loaded: AdNetworkInfo?,
     tried: [AdNetworkInfo]
   ) {
     self.init(
       responseIdentifier: responseIdentifier, loadedAdNetworkResponseInfo: loaded,
       adNetworkInfoArray: tried)
-    isTestRequest = request.isTestRequest
+    self.isTestRequest = isTestRequest
   }
 }

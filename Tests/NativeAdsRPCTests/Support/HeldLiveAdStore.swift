@@ -30,8 +30,8 @@ final class HeldLiveAdStore: LiveAdStore {
     }
   }
 
-  func remove(_ ad: NativeAd, completion: @escaping () -> Void) {
-    hold("remove") { [kept] in kept.remove(ad, completion: completion) }
+  func release(_ ad: NativeAd, at now: Double, completion: @escaping (AdTransition) -> Void) {
+    hold("release") { [kept] in kept.release(ad, at: now, completion: completion) }
   }
 
   /// Answers the oldest held call; returns its description (nil when none was held).
