@@ -133,7 +133,8 @@ extension Field where Value == Double? {
 
 // MARK: Enumerations
 
-extension Field where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+extension Field
+where Value: RawRepresentable & CaseIterable & SendableMetatype, Value.RawValue == String {
   /// A required string among the raw values of the domain enum `Value`.
   static func enumeration(_ name: StaticString) -> Field {
     Field(name, .cases(of: Value.self), required: true) { p, n throws(InvalidField) in
@@ -147,7 +148,7 @@ extension Field where Value: RawRepresentable & CaseIterable, Value.RawValue == 
 
 extension Field {
   /// An optional string among the raw values of `E`.
-  static func optionalEnumeration<E: RawRepresentable & CaseIterable>(
+  static func optionalEnumeration<E: RawRepresentable & CaseIterable & SendableMetatype>(
     _ name: StaticString, _: E.Type
   ) -> Field where Value == E?, E.RawValue == String {
     Field(name, .cases(of: E.self), required: false) { p, n throws(InvalidField) in
@@ -156,7 +157,7 @@ extension Field {
   }
 
   /// An optional array of raw values of `E` (`key[i] must be one of ...`).
-  static func enumerationArray<E: RawRepresentable & CaseIterable>(
+  static func enumerationArray<E: RawRepresentable & CaseIterable & SendableMetatype>(
     _ name: StaticString, _: E.Type
   ) -> Field where Value == [E]?, E.RawValue == String {
     Field(name, .array(.cases(of: E.self)), required: false) { p, n throws(InvalidField) in
