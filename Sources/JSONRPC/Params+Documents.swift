@@ -56,11 +56,13 @@ extension Params {
   }
 
   /// Refuses members whose names are not in `allowed` (a typo in a store file is an error,
-  /// not a silently ignored field).
-  public func rejectUnknownMembers(allowed: Set<String>) throws(InvalidField) {
-    for name in memberNames where !allowed.contains(name) {
-      throw InvalidField(path(named: name), "is not a known field")
+  /// not a silently ignored field): the first such member, in document order.
+  public func rejectUnknownMembers(allowed: MemberNames) throws(InvalidField) {
+    var unknown: String?
+    object?.forEachMember { key, _ in
+      if unknown == nil, !allowed.contains(key) { unknown = String(decoding: key, as: UTF8.self) }
     }
+    if let unknown { throw InvalidField(path(named: unknown), "is not a known field") }
   }
 
   /// An optional integer within `minimum...maximum` (either may be absent). Out of bounds it
@@ -100,5 +102,31 @@ extension Params {
     let s = try string(key)
     guard !s.isEmpty else { throw InvalidField(path(key), "must not be empty") }
     return s
+  }
+}
+
+/// A fixed set of member names, tested against a member's key bytes without making a string
+/// or hashing (the shapes of the store have a dozen names or so: a scan of equal-length names
+/// beats a `Set<String>`, which would need a `String` per key).
+public struct MemberNames: Sendable {
+  private let names: [[UInt8]]
+
+  /// The set of `names`.
+  public init(_ names: some Sequence<String>) {
+    self.names = names.map { Array($0.utf8) }
+  }
+
+  /// Whether `key` (UTF-8 bytes, escapes decoded) is one of the names.
+  public func contains(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    for name in names where name.count == key.count {
+      if name.withUnsafeBufferPointer({ $0.elementsEqual(key) }) { return true }
+    }
+    return false
+  }
+
+  /// Whether `name` is one of the names.
+  public func contains(_ name: String) -> Bool {
+    var name = name
+    return name.withUTF8 { contains($0) }
   }
 }

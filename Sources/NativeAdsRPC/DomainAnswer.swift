@@ -10,7 +10,10 @@ extension MethodContext {
     _ start: (@escaping (Result<T, Failure>) -> Void) -> Void,
     write: @escaping (T, inout JSONWriter) -> Void
   ) throws(RPCError) {
-    let slot = AnswerSlot<T, Failure>()
+    // Where the answer goes, shared with the completion: kept for this handler when it comes
+    // at once, sent as the deferred reply when it comes later. One captured tuple of concrete
+    // types (a generic class here would cost a metadata lookup on every call).
+    var slot: (immediate: Result<T, Failure>?, later: DeferredReply?) = (nil, nil)
     start { outcome in
       guard let reply = slot.later else {
         slot.immediate = outcome
@@ -49,11 +52,4 @@ extension AdObjectError {
       throw error.rpcError(method: method)
     }
   }
-}
-
-/// Where a domain call's answer goes: kept for the handler when it comes at once, sent as the
-/// deferred reply when it comes later (one object for both, shared with the completion).
-private final class AnswerSlot<T, Failure: Error> {
-  var immediate: Result<T, Failure>?
-  var later: DeferredReply?
 }

@@ -234,4 +234,45 @@ import Testing
     #expect(RPCError.parseError().data == nil)
     #expect(RPCError.parseError("d").data == .object([("detail", .string("d"))]))
   }
+
+  // MARK: Unknown members
+
+  @Test func unknownMembersAreRefusedFirstInDocumentOrder() throws {
+    let allowed = MemberNames(["url", "width", "height"])
+    #expect(
+      try error(#"{"url":"a","width":1,"height":2}"#) { (p: Params) throws(InvalidField) in
+        try p.rejectUnknownMembers(allowed: allowed)
+      } == nil)
+    #expect(
+      try error("{}") { (p: Params) throws(InvalidField) in
+        try p.rejectUnknownMembers(allowed: allowed)
+      } == nil)
+    let typo = try error(#"{"url":"a","widht":1,"heigth":2}"#) { (p: Params) throws(InvalidField) in
+      try p.rejectUnknownMembers(allowed: allowed)
+    }
+    #expect(typo?.message == "Invalid params: widht is not a known field")
+    // A prefix or an extension of a known name is not that name.
+    let prefix = try error(#"{"ur":"a"}"#) { (p: Params) throws(InvalidField) in
+      try p.rejectUnknownMembers(allowed: allowed)
+    }
+    #expect(prefix?.message == "Invalid params: ur is not a known field")
+    let longer = try error(#"{"urls":"a"}"#) { (p: Params) throws(InvalidField) in
+      try p.rejectUnknownMembers(allowed: allowed)
+    }
+    #expect(longer?.message == "Invalid params: urls is not a known field")
+  }
+
+  @Test func aKnownNameWrittenWithEscapesIsKnown() throws {
+    let allowed = MemberNames(["url", "caf\u{E9}"])
+    #expect(
+      try error(#"{"\u0075rl":"a","caf\u00e9":1}"#) { (p: Params) throws(InvalidField) in
+        try p.rejectUnknownMembers(allowed: allowed)
+      } == nil)
+    let unknown = try error(#"{"\u0075rls":"a"}"#) { (p: Params) throws(InvalidField) in
+      try p.rejectUnknownMembers(allowed: allowed)
+    }
+    #expect(unknown?.message == "Invalid params: urls is not a known field")
+    #expect(allowed.contains("caf\u{E9}"))
+    #expect(!allowed.contains("cafe"))
+  }
 }

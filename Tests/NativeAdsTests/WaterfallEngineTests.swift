@@ -180,7 +180,7 @@ enum WaterfallEnding: String, CaseIterable, Sendable {
     return LoadPlan(
       request: AdRequest(adUnitID: unit, isTestRequest: true),
       unit: AdUnit(id: unit, creativeIDs: []), owner: owner, sources: sources, options: options,
-      seeds: SeedSequence(base: 7), deadlineMs: deadlineMs, responseIdentifier: "response:" + unit)
+      seed: 7, deadlineMs: deadlineMs, responseIdentifier: "response:" + unit)
   }
 
   private func start(
@@ -240,7 +240,7 @@ enum WaterfallEnding: String, CaseIterable, Sendable {
       let source = ImmediateSource("S\(index)") {
         index == 3 ? $0.fill("ad") : $0.failure(.failed(TestAdapter.error))
       }
-      source.beforeAnswering = { drawn.append($0.seeds.next()) }
+      source.beforeAnswering = { drawn.append($0.nextSeed()) }
       return source
     }
     let outcomes = Outcomes()

@@ -136,21 +136,22 @@ public final class AdManager {
     let plan = LoadPlan(
       request: request, unit: unit, owner: owner, sources: catalog.sources(for: unit),
       options: options,
-      seeds: SeedSequence(base: request.seed ?? SeedSequence.mix(seed, loadCounter)),
+      seed: request.seed ?? SeedSequence.mix(seed, loadCounter),
       deadlineMs: unit.waterfall == nil ? nil : unit.deadlineMs ?? mediationDeadlineMs,
       responseIdentifier: responseIdentifier)
     engine.start(plan) { [weak self] result in
       guard let self else { return }
       switch result {
       case .failure(let error): completion(.failure(error))
-      case .success(let loaded): serve(loaded, plan: plan, completion: completion)
+      case .success(let loaded):
+        serve(loaded, owner: owner, options: options, completion: completion)
       }
     }
   }
 
   /// Makes live ads of what a load filled with, keeps them, then answers.
   private func serve(
-    _ loaded: LoadFill, plan: LoadPlan,
+    _ loaded: LoadFill, owner: OwnerID, options: LoaderOptions,
     completion:
       @escaping (Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError>)
       -> Void
@@ -159,9 +160,9 @@ public final class AdManager {
     let ads = loaded.fills.map { fill in
       adCounter += 1
       let ad = NativeAd(
-        id: adIDPrefix + String(adCounter), creative: fill.creative, options: plan.options,
+        id: adIDPrefix + String(adCounter), creative: fill.creative, options: options,
         responseInfo: loaded.responseInfo, loadedAt: now, expiresAt: now + adLifetime,
-        owner: plan.owner, mediation: fill.mediation)
+        owner: owner, mediation: fill.mediation)
       fill.bind?(ad)
       return ad
     }
@@ -175,7 +176,7 @@ public final class AdManager {
       if servingInline == serving {
         servingInline = nil
       } else if servingOwners.removeValue(forKey: serving) == nil {
-        for ad in ads { release(ad) {} }
+        for ad in ads { release(ad) { _ in } }
         return
       }
       completion(.success((ads, loaded.responseInfo)))
@@ -183,7 +184,7 @@ public final class AdManager {
     // Not kept yet: the owner may leave before the store answers.
     if servingInline == serving {
       servingInline = nil
-      servingOwners[serving] = plan.owner
+      servingOwners[serving] = owner
     }
   }
 
@@ -302,7 +303,7 @@ public final class AdManager {
     } catch {
       return completion(.failure(error))
     }
-    release(ad) { completion(.success(())) }
+    release(ad, completion: completion)
   }
 
   /// Releases every ad loaded by `owner` (its connection closed), in ad ID order; returns how
@@ -310,15 +311,15 @@ public final class AdManager {
   @discardableResult
   public func releaseAll(ownedBy owner: OwnerID) -> Int {
     let owned = store.ads.filter { $0.owner == owner }.sorted { $0.id < $1.id }
-    for ad in owned { release(ad) {} }
+    for ad in owned { release(ad) { _ in } }
     return owned.count
   }
 
-  private func release(_ ad: NativeAd, completion: @escaping () -> Void) {
+  private func release(_ ad: NativeAd, completion: @escaping Reply<Void>) {
     let now = clock.now()
     store.release(ad, at: now) { [weak self] transition in
       self?.route(transition.effects, of: ad, at: now)
-      completion()
+      completion(.success(()))
     }
   }
 }

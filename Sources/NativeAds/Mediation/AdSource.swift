@@ -42,13 +42,13 @@ public struct SourceAsk {
   public var options: LoaderOptions { plan.options }
   /// How many ads the load wants from this source.
   public var count: Int { plan.options.numberOfAds }
-  /// The load's seeds: a source that draws at random takes the next one.
-  public var seeds: SeedSequence { plan.seeds }
+  /// The next of the load's seeds (``SeedSequence``): a source that draws at random takes one.
+  public func nextSeed() -> UInt64 { plan.seeds.next() }
 }
 
 /// The seeds of one load's random sources: the first source to draw gets the load's seed, the
 /// k-th after it that seed mixed with k, so a load with the same seed draws the same.
-public final class SeedSequence {
+public struct SeedSequence: Sendable {
   private let base: UInt64
   private var drawn: UInt64 = 0
 
@@ -58,7 +58,7 @@ public final class SeedSequence {
   }
 
   /// The next seed.
-  public func next() -> UInt64 {
+  public mutating func next() -> UInt64 {
     defer { drawn += 1 }
     return drawn == 0 ? base : Self.mix(base, drawn)
   }

@@ -98,7 +98,7 @@ final class CustomEventSource: AdSource {
       answerer: owner, loadId: loadId, adapter: adapter, completion: completion)
     let configuration = MediationNativeAdConfiguration(
       credentials: MediationCredentials(settings: [MediationCredentials.parameterKey: parameter]),
-      options: ask.options, isTestRequest: ask.request.isTestRequest, seed: ask.seeds.next(),
+      options: ask.options, isTestRequest: ask.request.isTestRequest, seed: ask.nextSeed(),
       adapterClassName: className, loadId: loadId)
     adapter.loadNativeAd(for: configuration, completion: completion)
     return completion.isFinished ? nil : pending

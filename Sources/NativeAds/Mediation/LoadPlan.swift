@@ -1,6 +1,7 @@
 /// What one load asks, and of whom: the sources in order, how many ads, and its deadline.
-/// Immutable; a reference, so that the engine, its asks and the answer share it without
-/// copying the request.
+/// A reference, so that the engine, its asks and the answer share it without copying the
+/// request; immutable but for the seeds its sources draw in turn. An ask refers to the plan,
+/// not to the load, so a source that keeps an ask keeps no load alive.
 final class LoadPlan {
   /// The app's request.
   let request: AdRequest
@@ -12,8 +13,8 @@ final class LoadPlan {
   let sources: [any AdSource]
   /// The options ads are served with (`numberOfAds` as many as the load serves).
   let options: LoaderOptions
-  /// The load's seeds.
-  let seeds: SeedSequence
+  /// The seeds the load's random sources draw.
+  var seeds: SeedSequence
   /// The whole load's deadline in milliseconds; nil for none.
   let deadlineMs: UInt64?
   /// The response identifier of the load.
@@ -21,14 +22,14 @@ final class LoadPlan {
 
   init(
     request: AdRequest, unit: AdUnit, owner: OwnerID, sources: [any AdSource],
-    options: LoaderOptions, seeds: SeedSequence, deadlineMs: UInt64?, responseIdentifier: String
+    options: LoaderOptions, seed: UInt64, deadlineMs: UInt64?, responseIdentifier: String
   ) {
     self.request = request
     self.unit = unit
     self.owner = owner
     self.sources = sources
     self.options = options
-    self.seeds = seeds
+    self.seeds = SeedSequence(base: seed)
     self.deadlineMs = deadlineMs
     self.responseIdentifier = responseIdentifier
   }
@@ -44,7 +45,8 @@ struct LoadFill {
 
 /// The state of one load in flight (see ``WaterfallEngine``).
 ///
-/// Owned by the engine's table of loads in flight until it finishes; answers, timers and the
+/// Owned by the engine's table of loads in flight while it waits on a source (a load whose
+/// sources answer at once never enters it); answers name it by number, timers and the
 /// deadline refer to it weakly, so a finished load is freed at once.
 final class WaterfallLoad {
   /// The source being waited on.
@@ -77,6 +79,8 @@ final class WaterfallLoad {
   var waiting: Waiting?
   /// Whether the engine is inside its loop asking this load's sources.
   var isAdvancing = false
+  /// Whether the load is in the engine's table of loads waiting on a source.
+  var isListed = false
 
   init(number: UInt64, plan: LoadPlan, completion: @escaping Completion) {
     self.number = number

@@ -17,15 +17,23 @@ final class WaterfallEngine {
   let clock: any AdClock
   var scheduler: (any MediationScheduler)?
   private var loadCounter: UInt64 = 0
-  /// The loads in flight, by number.
+  /// The loads in flight that wait on a source, by number.
   private(set) var active: [UInt64: WaterfallLoad] = [:]
+  /// The loads being started, innermost last: asked at once, they enter ``active`` only if
+  /// they then wait (a load whose sources answer at once never does).
+  private var starting: [WaterfallLoad] = []
 
   init(clock: any AdClock) {
     self.clock = clock
   }
 
   /// How many loads are in flight (waiting for a source).
-  var inFlightCount: Int { active.count }
+  var inFlightCount: Int { active.count + starting.count { !$0.isFinished } }
+
+  /// The loads in flight, in the order they started.
+  private var inFlight: [WaterfallLoad] {
+    (Array(active.values) + starting.filter { !$0.isFinished }).sorted { $0.number < $1.number }
+  }
 
   /// Runs `plan`; `completion` gets the fills or the failure, exactly once (unless the load is
   /// cancelled). Returns the load (finished already when every source answered at once).
@@ -33,22 +41,33 @@ final class WaterfallEngine {
   func start(_ plan: LoadPlan, completion: @escaping WaterfallLoad.Completion) -> WaterfallLoad {
     loadCounter += 1
     let run = WaterfallLoad(number: loadCounter, plan: plan, completion: completion)
-    active[run.number] = run
     if let scheduler, let deadlineMs = plan.deadlineMs {
       run.deadlineWork = scheduler.schedule(after: deadlineMs) { [weak self, weak run] in
         guard let self, let run else { return }
         self.deadlinePassed(run, deadlineMs: deadlineMs)
       }
     }
+    starting.append(run)
     advance(run)
+    starting.removeLast()
+    if !run.isFinished {
+      run.isListed = true
+      active[run.number] = run
+    }
     return run
+  }
+
+  /// The load in flight numbered `number`, if any.
+  private func load(numbered number: UInt64) -> WaterfallLoad? {
+    if let run = starting.last(where: { $0.number == number }) { return run }
+    return active[number]
   }
 
   /// Cancels `owner`'s loads in flight: their completions are never called and the sources
   /// they wait on are abandoned. Returns how many.
   @discardableResult
   func cancelLoads(ownedBy owner: OwnerID) -> Int {
-    let runs = active.values.filter { $0.plan.owner == owner }.sorted { $0.number < $1.number }
+    let runs = inFlight.filter { $0.plan.owner == owner }
     for run in runs { cancel(run) }
     return runs.count
   }
@@ -56,9 +75,7 @@ final class WaterfallEngine {
   /// Fails every ask that `answerer` was to answer (it went away) as
   /// ``AdNetworkError/adapterConnectionClosed``: those loads move on to their next source.
   func failAsks(answeredBy answerer: OwnerID) {
-    let runs = active.values
-      .filter { $0.waiting?.ask?.answerer == answerer }
-      .sorted { $0.number < $1.number }
+    let runs = inFlight.filter { $0.waiting?.ask?.answerer == answerer }
     for run in runs {
       guard let waiting = run.waiting, waiting.ask?.answerer == answerer, !run.isFinished else {
         continue
@@ -106,7 +123,7 @@ final class WaterfallEngine {
     // answer keeps nothing alive, and no weak reference to set up per load).
     let number = run.number
     let pending = source.ask(ask) { [weak self] answer in
-      guard let self, let run = active[number] else { return }
+      guard let self, let run = load(numbered: number) else { return }
       self.answered(run, token: token, answer)
     }
     // Still waiting on this ask: it answers later, within its timeout.
@@ -231,6 +248,9 @@ final class WaterfallEngine {
     run.completion = nil
     run.deadlineWork?.cancel()
     run.deadlineWork = nil
-    active.removeValue(forKey: run.number)
+    if run.isListed {
+      run.isListed = false
+      active.removeValue(forKey: run.number)
+    }
   }
 }

@@ -13,7 +13,7 @@ final class WireShape: Sendable {
   let closed: Bool
   /// More schema keywords, for rules between members (`allOf` of a creative's kinds).
   let keywords: [(String, JSONValue)]
-  private let names: Set<String>
+  private let names: MemberNames
 
   init(
     _ name: String?, summary: String? = nil, closed: Bool = true,
@@ -24,7 +24,7 @@ final class WireShape: Sendable {
     self.members = members
     self.closed = closed
     self.keywords = keywords
-    self.names = Set(members.map(\.name))
+    self.names = MemberNames(members.map(\.name))
   }
 
   /// The JSON Schema of the object.
