@@ -40,8 +40,9 @@ public final class NativeAdsService: AdEventObserver {
   /// it closes.
   public func attach(_ session: RPCSession) {
     sessions[session.id] = session
-    session.onClose = { [weak self] s in
-      guard let self else { return }
+    // A strong capture (no side table for the service): the session, which the service keeps
+    // until it closes, keeps the service.
+    session.onClose = { [self] s in
       sessions.removeValue(forKey: s.id)
       manager.cancelLoads(ownedBy: s.id)
       manager.releaseAdapters(ownedBy: s.id)

@@ -72,7 +72,7 @@ final class Server: ConnectionDelegate {
   @discardableResult
   private func attach(_ connection: Connection) -> RPCSession {
     let session = RPCSession(id: connection.id, dispatcher: dispatcher)
-    session.onOutput = { [weak self, unowned connection] s in self?.flush(s, to: connection) }
+    session.onOutput = { [unowned self, unowned connection] s in flush(s, to: connection) }
     session.canContinue = { [unowned connection] in
       !connection.isPausedForBackpressure && !connection.isClosing
     }

@@ -139,8 +139,10 @@ public final class AdManager {
       seed: request.seed ?? SeedSequence.mix(seed, loadCounter),
       deadlineMs: unit.waterfall == nil ? nil : unit.deadlineMs ?? mediationDeadlineMs,
       responseIdentifier: responseIdentifier)
-    engine.start(plan) { [weak self] result in
-      guard let self else { return }
+    // Strong captures here and below: an answer in flight keeps the manager alive until it
+    // comes (a weak reference would give the manager a side table, and every retain of it
+    // would take the slow path).
+    engine.start(plan) { [self] result in
       switch result {
       case .failure(let error): completion(.failure(error))
       case .success(let loaded):
@@ -171,8 +173,7 @@ public final class AdManager {
     servingCounter += 1
     let serving = servingCounter
     servingInline = serving
-    store.insert(ads) { [weak self] in
-      guard let self else { return }
+    store.insert(ads) { [self] in
       if servingInline == serving {
         servingInline = nil
       } else if servingOwners.removeValue(forKey: serving) == nil {
@@ -237,8 +238,8 @@ public final class AdManager {
   /// messages, in order; `completion` gets the transition.
   func change(_ ad: NativeAd, _ change: AdChange, completion: @escaping (AdTransition) -> Void) {
     let now = clock.now()
-    store.apply(change, to: ad, at: now) { [weak self] transition in
-      self?.route(transition.effects, of: ad, at: now)
+    store.apply(change, to: ad, at: now) { [self] transition in
+      route(transition.effects, of: ad, at: now)
       completion(transition)
     }
   }
@@ -317,8 +318,8 @@ public final class AdManager {
 
   private func release(_ ad: NativeAd, completion: @escaping Reply<Void>) {
     let now = clock.now()
-    store.release(ad, at: now) { [weak self] transition in
-      self?.route(transition.effects, of: ad, at: now)
+    store.release(ad, at: now) { [self] transition in
+      route(transition.effects, of: ad, at: now)
       completion(.success(()))
     }
   }

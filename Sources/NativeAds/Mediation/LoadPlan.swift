@@ -46,8 +46,8 @@ struct LoadFill {
 /// The state of one load in flight (see ``WaterfallEngine``).
 ///
 /// Owned by the engine's table of loads in flight while it waits on a source (a load whose
-/// sources answer at once never enters it); answers name it by number, timers and the
-/// deadline refer to it weakly, so a finished load is freed at once.
+/// sources answer at once never enters it); answers, timers and the deadline name it by
+/// number, so a finished load is freed at once.
 final class WaterfallLoad {
   /// The source being waited on.
   struct Waiting {

@@ -42,9 +42,10 @@ final class WaterfallEngine {
     loadCounter += 1
     let run = WaterfallLoad(number: loadCounter, plan: plan, completion: completion)
     if let scheduler, let deadlineMs = plan.deadlineMs {
-      run.deadlineWork = scheduler.schedule(after: deadlineMs) { [weak self, weak run] in
-        guard let self, let run else { return }
-        self.deadlinePassed(run, deadlineMs: deadlineMs)
+      let number = run.number
+      run.deadlineWork = scheduler.schedule(after: deadlineMs) { [self] in
+        guard let run = load(numbered: number) else { return }
+        deadlinePassed(run, deadlineMs: deadlineMs)
       }
     }
     starting.append(run)
@@ -119,20 +120,21 @@ final class WaterfallEngine {
     run.waiting = WaterfallLoad.Waiting(
       token: token, ask: nil, askedAt: clock.now(), timeoutMs: source.timeoutMs)
     let ask = SourceAsk(plan: run.plan)
-    // The answer names the load by number (no reference to it, so a source that keeps the
-    // answer keeps nothing alive, and no weak reference to set up per load).
+    // The answer and the timers name the load by number and hold the engine strongly (it
+    // lives as long as its manager): a source that keeps the answer keeps no load alive, and
+    // no weak reference (a side table, and slow retains from then on) is set up.
     let number = run.number
-    let pending = source.ask(ask) { [weak self] answer in
-      guard let self, let run = load(numbered: number) else { return }
-      self.answered(run, token: token, answer)
+    let pending = source.ask(ask) { [self] answer in
+      guard let run = load(numbered: number) else { return }
+      answered(run, token: token, answer)
     }
     // Still waiting on this ask: it answers later, within its timeout.
     guard let pending, run.waiting?.token == token, !run.isFinished else { return }
     run.waiting?.ask = pending
     if let scheduler, let timeoutMs = source.timeoutMs {
-      run.waiting?.timeoutWork = scheduler.schedule(after: timeoutMs) { [weak self, weak run] in
-        guard let self, let run else { return }
-        self.timedOut(run, token: token)
+      run.waiting?.timeoutWork = scheduler.schedule(after: timeoutMs) { [self] in
+        guard let run = load(numbered: number) else { return }
+        timedOut(run, token: token)
       }
     }
   }
