@@ -7,6 +7,12 @@ let hotPath: [SwiftSetting] = [
   .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
 ]
 
+/// zlib: the static archive in release builds, the shared library in debug builds.
+let zlib: [LinkerSetting] = [
+  .unsafeFlags(["-Xlinker", "-l:libz.a"], .when(configuration: .release)),
+  .linkedLibrary("z", .when(configuration: .debug)),
+]
+
 let package = Package(
   name: "native-ads",
   products: [
@@ -18,13 +24,15 @@ let package = Package(
       pkgConfig: "libuv",
       providers: [.apt(["libuv1-dev"])]
     ),
+    // zlib's headers; the library is linked by the targets that use it (statically into the
+    // release binary: one shared library fewer to map and relocate at start-up).
     .systemLibrary(
       name: "CZlib",
-      pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
     .target(name: "UVTransport", dependencies: ["CLibUV"], swiftSettings: hotPath),
-    .target(name: "PNGImages", dependencies: ["CZlib"], swiftSettings: hotPath),
+    .target(
+      name: "PNGImages", dependencies: ["CZlib"], swiftSettings: hotPath, linkerSettings: zlib),
     .target(name: "JSONRPC", swiftSettings: hotPath),
     .target(name: "NativeAds", dependencies: ["PNGImages"], swiftSettings: hotPath),
     .target(
@@ -39,7 +47,9 @@ let package = Package(
       swiftSettings: hotPath
     ),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
-    .target(name: "PNGTestSupport", dependencies: ["CZlib"], path: "Tests/PNGTestSupport"),
+    .target(
+      name: "PNGTestSupport", dependencies: ["CZlib"], path: "Tests/PNGTestSupport",
+      linkerSettings: zlib),
     .testTarget(name: "PNGImagesTests", dependencies: ["PNGImages", "PNGTestSupport"]),
     .testTarget(name: "NativeAdsTests", dependencies: ["NativeAds", "PNGTestSupport"]),
     .testTarget(name: "NativeAdsRPCTests", dependencies: ["NativeAdsRPC", "JSONRPC", "NativeAds"]),
