@@ -9,15 +9,29 @@
 public final class DeferredReply {
   private weak var session: RPCSession?
   private let id: [UInt8]?
+  /// The request's id as `$/cancelRequest` names it; nil for notifications.
+  let requestID: RequestID?
   private let batch: BatchReply?
   private let slot: Int
   public private(set) var isAnswered = false
+  /// Stops the work behind the reply when the client cancels the request (`$/cancelRequest`):
+  /// the reply has been answered `-32800 Request cancelled` by then. Runs at most once.
+  public var onCancel: (() -> Void)?
 
-  init(session: RPCSession, id: [UInt8]?, batch: BatchReply?, slot: Int) {
+  init(session: RPCSession, id: [UInt8]?, requestID: RequestID?, batch: BatchReply?, slot: Int) {
     self.session = session
     self.id = id
+    self.requestID = requestID
     self.batch = batch
     self.slot = slot
+  }
+
+  /// The client cancelled the request: answers `-32800` and stops the work.
+  func cancel() {
+    guard !isAnswered else { return }
+    let stop = onCancel
+    reject(.requestCancelled)
+    stop?()
   }
 
   /// True when nobody will read the reply (a notification): the work may still be done.
@@ -26,7 +40,7 @@ public final class DeferredReply {
   /// Answers with a result; `writeResult` writes exactly one JSON value.
   public func resolve(_ writeResult: (inout JSONWriter) -> Void) {
     guard !isAnswered else { return }
-    isAnswered = true
+    answered()
     guard let id else { return }
     var w = JSONWriter(capacity: 256)
     w.raw(#"{"jsonrpc":"2.0","id":"#.utf8)
@@ -40,7 +54,7 @@ public final class DeferredReply {
   /// Answers with an error.
   public func reject(_ error: RPCError) {
     guard !isAnswered else { return }
-    isAnswered = true
+    answered()
     guard let id else { return }
     var w = JSONWriter(capacity: 128)
     w.raw(#"{"jsonrpc":"2.0","id":"#.utf8)
@@ -49,6 +63,12 @@ public final class DeferredReply {
     error.write(to: &w)
     w.endObject()
     deliver(w.bytes)
+  }
+
+  private func answered() {
+    isAnswered = true
+    onCancel = nil
+    session?.forget(self)
   }
 
   private func deliver(_ body: [UInt8]) {
@@ -104,5 +124,27 @@ final class BatchReply {
     pending -= 1
     guard sealed, pending == 0, let session, !session.isClosed else { return }
     if let bytes = arrayBytes { session.sendFramed(bytes) }  // only notifications: nothing
+  }
+}
+
+/// A request's id as the client wrote it, to find the request `$/cancelRequest` names: a
+/// string, or a number by its text (`1` and `1.0` are different ids, as the reply echoes them).
+struct RequestID: Hashable {
+  private let isString: Bool
+  private let text: String
+
+  /// The id `id`; nil for `null` and anything that is not a string or a number.
+  init?(_ id: JSONRef) {
+    switch id.kind {
+    case .string:
+      guard let value = id.stringValue else { return nil }
+      isString = true
+      text = value
+    case .number:
+      isString = false
+      text = String(decoding: id.rawBytes, as: UTF8.self)
+    default:
+      return nil
+    }
   }
 }

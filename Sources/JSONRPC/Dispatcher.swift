@@ -137,6 +137,12 @@ public final class Dispatcher {
       return true
     }
     let isNotification = id == nil
+    if session.hasShutDown, !method.stringEquals("exit") {
+      // After shutdown only exit is taken: requests are refused, notifications ignored.
+      guard !isNotification else { return false }
+      Self.writeError(.shutDown, id: id, into: &w)
+      return true
+    }
     let handler = lookup(method)
     if isNotification {
       // Valid notifications are never answered, whatever happens.
@@ -205,7 +211,10 @@ public final class Dispatcher {
     let id: [UInt8]? = currentIsNotification ? nil : deferredIDSource.map { Array($0.rawBytes) }
     let batch = currentBatch
     if id != nil { batch?.expectDeferred() }
-    let reply = DeferredReply(session: session, id: id, batch: batch, slot: currentSlot)
+    let requestID = currentIsNotification ? nil : deferredIDSource.flatMap(RequestID.init)
+    let reply = DeferredReply(
+      session: session, id: id, requestID: requestID, batch: batch, slot: currentSlot)
+    session.track(reply)
     deferred = reply
     return reply
   }

@@ -73,6 +73,14 @@ public struct RPCError: Error, Sendable, Equatable {
       ]))
   }
 
+  /// -32800: the client cancelled the request (`$/cancelRequest`) before it was answered.
+  public static let requestCancelled = RPCError(
+    code: .requestCancelled, message: "Request cancelled")
+
+  /// -32600 for a request after `shutdown` (only `exit` is answered then).
+  public static let shutDown = RPCError.invalidRequest(
+    "the server received shutdown on this connection: only exit is accepted")
+
   /// -32000: the connection closed before the peer answered a request the server sent it.
   public static let connectionClosed = RPCError(
     code: .connectionClosed, message: "Connection closed")
@@ -122,4 +130,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, ExpressibleByInte
   public static let messageTooLarge: ErrorCode = -32001
   /// -32002 `Too many connections`.
   public static let tooManyConnections: ErrorCode = -32002
+  /// -32800 `Request cancelled` (LSP's code): answered to a request cancelled by
+  /// `$/cancelRequest`.
+  public static let requestCancelled: ErrorCode = -32800
 }

@@ -67,7 +67,7 @@ public final class RPCSession {
 
   /// Feeds bytes read from the connection; replies accumulate in the output.
   public func receive(_ chunk: UnsafeRawBufferPointer) {
-    guard !shouldClose, !isClosed else { return }
+    guard !shouldClose, !isClosed, !exitRequested else { return }
     if detectedFraming == nil { detectedFraming = MessageFramer.detect(chunk)?.0 }
     if let rejection {
       // Learn the client's framing from its first bytes, answer with the error, then close.
@@ -91,7 +91,7 @@ public final class RPCSession {
   /// Handles input set aside by flow control. The transport calls it when the connection has
   /// drained below its low-water mark, before reading again.
   public func resumeInput() {
-    guard !pendingInput.isEmpty, !shouldClose, !isClosed else { return }
+    guard !pendingInput.isEmpty, !shouldClose, !isClosed, !exitRequested else { return }
     var input: [UInt8] = []
     swap(&input, &pendingInput)
     let consumed = input.withUnsafeBytes { feed($0) }
@@ -116,7 +116,7 @@ public final class RPCSession {
         return false
       }
       if output.count >= outputFlushThreshold { onOutput?(self) }
-      return !isClosed && (canContinue?() ?? true)
+      return !isClosed && !exitRequested && (canContinue?() ?? true)
     }
   }
 
@@ -181,7 +181,7 @@ public final class RPCSession {
   /// Sends a request to the client (the server acting as a JSON-RPC client, for mediation
   /// adapters). Its id is a string `"native-ads:N"`, so it never collides with the client's
   /// own ids. `onResponse` runs once, with the client's answer, or with a `-32000` error when
-  /// the connection closes first; never after ``cancelRequest(_:)``. Returns the id.
+  /// the connection closes first; never after ``forgetRequest(_:notifyPeer:)``. Returns the id.
   @discardableResult
   public func sendRequest(
     _ method: StaticString, _ writeParams: (inout JSONWriter) -> Void,
@@ -206,9 +206,18 @@ public final class RPCSession {
     return id
   }
 
-  /// Forgets a request (after its timeout): a late answer is then ignored.
-  public func cancelRequest(_ id: String) {
-    pendingRequests.removeValue(forKey: id)
+  /// Forgets a request the server sent (after its timeout, or when the load it serves was
+  /// cancelled): a late answer is then ignored. With `notifyPeer`, the peer is sent
+  /// `$/cancelRequest {"id"}` so that it can stop working on it.
+  public func forgetRequest(_ id: String, notifyPeer: Bool = false) {
+    guard pendingRequests.removeValue(forKey: id) != nil else { return }
+    guard notifyPeer else { return }
+    notify("$/cancelRequest") { w in
+      w.beginObject()
+      w.key("id")
+      w.string(id)
+      w.endObject()
+    }
   }
 
   /// Whether `id` is one the server gives its own requests (`"native-ads:N"`).
@@ -233,11 +242,53 @@ public final class RPCSession {
     rejection = error
   }
 
+  // MARK: - Lifecycle (contract section 8)
+
+  /// Whether `shutdown` was received: from then on every request but `exit` is answered
+  /// `-32600` and notifications are ignored; replies in flight are still delivered.
+  public private(set) var hasShutDown = false
+  /// Whether `exit` was received: the session reads no further message, and the transport,
+  /// once the output is written, ends the process (stdio) or closes the connection.
+  public private(set) var exitRequested = false
+
+  /// `shutdown` was received.
+  public func beginShutdown() { hasShutDown = true }
+
+  /// `exit` was received.
+  public func requestExit() { exitRequested = true }
+
+  /// Deferred replies not answered yet, by request id (for `$/cancelRequest`).
+  private var unanswered: [RequestID: DeferredReply] = [:]
+
+  /// Requests of the client whose replies were deferred and are not answered yet.
+  public var unansweredRequestCount: Int { unanswered.count }
+
+  func track(_ reply: DeferredReply) {
+    guard let key = reply.requestID else { return }
+    unanswered[key] = reply
+  }
+
+  func forget(_ reply: DeferredReply) {
+    guard let key = reply.requestID, unanswered[key] === reply else { return }
+    unanswered.removeValue(forKey: key)
+  }
+
+  /// `$/cancelRequest {"id"}`: a request of this client that is still unanswered is answered
+  /// `-32800 Request cancelled` at once and its work stopped (``DeferredReply/onCancel``).
+  /// Unknown and answered ids are ignored. Returns whether a request was cancelled.
+  @discardableResult
+  public func cancelRequest(id: JSONRef) -> Bool {
+    guard let key = RequestID(id), let reply = unanswered[key] else { return false }
+    reply.cancel()
+    return true
+  }
+
   /// Marks the session closed and runs ``onClose`` once.
   public func close() {
     guard !isClosed else { return }
     isClosed = true
     pendingInput = []
+    unanswered = [:]
     let unanswered = pendingRequests
     pendingRequests = [:]
     for (_, handler) in unanswered.sorted(by: { $0.key < $1.key }) {

@@ -10,11 +10,27 @@ extension MethodContext {
     _ start: (@escaping (Result<T, Failure>) -> Void) -> Void,
     write: @escaping (T, inout JSONWriter) -> Void
   ) throws(RPCError) {
+    try answer(
+      into: &w, error: map,
+      load: { completion in
+        start(completion)
+        return nil
+      }, write: write)
+  }
+
+  /// ``answer(into:error:_:write:)`` for a load: `start` returns its ticket, and the load is
+  /// cancelled when the client cancels the deferred request (`$/cancelRequest`; the reply is
+  /// `-32800` by then). Nothing is allocated for that unless the reply is deferred.
+  func answer<T, Failure: Error>(
+    into w: inout JSONWriter, error map: @escaping (Failure) -> RPCError,
+    load start: (@escaping (Result<T, Failure>) -> Void) -> LoadTicket?,
+    write: @escaping (T, inout JSONWriter) -> Void
+  ) throws(RPCError) {
     // Where the answer goes, shared with the completion: kept for this handler when it comes
     // at once, sent as the deferred reply when it comes later. One captured tuple of concrete
     // types (a generic class here would cost a metadata lookup on every call).
     var slot: (immediate: Result<T, Failure>?, later: DeferredReply?) = (nil, nil)
-    start { outcome in
+    let ticket = start { outcome in
       guard let reply = slot.later else {
         slot.immediate = outcome
         return
@@ -27,7 +43,13 @@ extension MethodContext {
     switch slot.immediate {
     case .success(let value)?: write(value, &w)
     case .failure(let error)?: throw map(error)
-    case nil: slot.later = call.deferReply()
+    case nil:
+      let reply = call.deferReply()
+      if let ticket {
+        let manager = service.manager
+        reply.onCancel = { manager.cancelLoad(ticket) }
+      }
+      slot.later = reply
     }
   }
 

@@ -54,5 +54,8 @@ var allMethods: [any ServiceMethod.Type] {
     AdapterReportVideoEvent.self,
     AdapterReportFullScreen.self,
     RPCDiscover.self,
+    CancelRequest.self,
+    Shutdown.self,
+    Exit.self,
   ]
 }

@@ -33,6 +33,8 @@ public protocol ConnectionDelegate: AnyObject {
 public final class Connection {
   public enum Kind: Sendable, Equatable {
     case tcp(peer: String)
+    /// Accepted on the Unix domain socket at `path`.
+    case unix(path: String)
     case stdio
   }
 
@@ -68,7 +70,7 @@ public final class Connection {
     if case .stream = input { handles += 1 }
     if case .stream = output, !Self.sameStream(input, output) { handles += 1 }
     var lingers = false
-    if case .tcp = kind, case .stream = output { lingers = true }
+    if kind != .stdio, case .stream = output { lingers = true }
     state = ConnectionState(
       limits: eventLoop.limits, openHandles: handles, lingersOnClose: lingers)
     retained = Unmanaged.passRetained(self)

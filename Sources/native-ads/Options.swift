@@ -5,6 +5,10 @@ import UVTransport
 struct Options {
   var stdio = false
   var tcp: (host: String, port: Int)?
+  /// `--unix PATH`: a Unix domain socket to listen on.
+  var unix: String?
+  /// `--parent-pid PID`: exit when that process ends.
+  var parentPID: Int32?
   var logLevel: LogLevel = .info
   var rpc = RPCLimits()
   var transport = TransportLimits()
@@ -24,9 +28,9 @@ struct Options {
   static let usage = """
     native-ads: Google Mobile Ads native ads as a JSON-RPC 2.0 service.
 
-    USAGE: native-ads [--stdio] [--tcp HOST:PORT] [options]
+    USAGE: native-ads [--stdio] [--tcp HOST:PORT] [--unix PATH] [options]
 
-    With neither --stdio nor --tcp, serves stdio. Both together serve both.
+    With none of --stdio, --tcp and --unix, serves stdio. Several together serve each.
 
     TRANSPORTS:
       --stdio                    Serve JSON-RPC on stdin/stdout. EOF on stdin: flush, exit 0
@@ -34,12 +38,15 @@ struct Options {
       --tcp HOST:PORT            Listen on HOST:PORT (IPv4, or IPv6 as [::1]:PORT; a bare
                                  PORT binds 127.0.0.1). Port 0 picks a free port; the server
                                  prints `listening on HOST:PORT` on stderr.
+      --unix PATH                Listen on the Unix domain socket PATH, as TCP (both framings,
+                                 many clients). The socket file is created with mode 0600 and
+                                 removed at exit; stderr says `listening on unix:PATH`.
 
     LIMITS:
       --max-message-bytes N      Largest message accepted (default 16777216).
       --max-depth N              Deepest JSON nesting accepted (default 128).
       --max-batch N              Most requests in one batch (default 1000).
-      --max-connections N        Most TCP connections at once (default 1024).
+      --max-connections N        Most TCP and Unix socket connections at once (default 1024).
       --write-high-water BYTES   Stop reading a connection with this many unsent bytes
                                  (default 1048576).
       --write-low-water BYTES    Resume reading below this (default 262144).
@@ -55,6 +62,13 @@ struct Options {
       --max-events N             Events kept in the log for getEvents (default 100000).
       --mediation-deadline-ms N  Longest a waterfall load may take (default 10000); units
                                  may set their own (deadlineMs).
+
+    LIFECYCLE:
+      --parent-pid PID           Exit (status 0, replies in flight flushed) within a second of
+                                 process PID ending, so that an editor that dies leaves no
+                                 server behind.
+      The shutdown request and the exit notification work as in LSP: exit on stdio ends the
+      process (status 0 after shutdown, 1 without); elsewhere it closes that connection.
 
     BEHAVIOUR:
       --seed N                   Seed for response identifiers and ad IDs (default: time).
@@ -103,6 +117,22 @@ struct Options {
       case "--version", "-V": return .exit(version)
       case "--stdio": o.stdio = true
       case "--tcp": o.tcp = try parseAddress(try value(arg))
+      case "--unix":
+        let path = try value(arg)
+        guard !path.isEmpty else { throw UsageError(message: "--unix needs a socket path") }
+        // sockaddr_un.sun_path holds 108 bytes with the terminating NUL.
+        guard path.utf8.count < 108 else {
+          throw UsageError(
+            message: "--unix \"\(path)\": the path is \(path.utf8.count) bytes, at most 107 fit")
+        }
+        o.unix = path
+      case "--parent-pid":
+        let text = try value(arg)
+        guard let pid = Int32(text), pid > 0 else {
+          throw UsageError(
+            message: "--parent-pid must be a process ID (a positive integer), got \"\(text)\"")
+        }
+        o.parentPID = pid
       case "--log-level":
         let text = try value(arg)
         guard let level = LogLevel(name: text) else {
@@ -136,7 +166,7 @@ struct Options {
       }
       i += 1
     }
-    if !o.stdio && o.tcp == nil { o.stdio = true }
+    if !o.stdio && o.tcp == nil && o.unix == nil { o.stdio = true }
     if o.withBuiltIn && o.storeFile == nil {
       throw UsageError(message: "--with-builtin needs --store FILE")
     }

@@ -4,7 +4,8 @@ import NativeAdsRPC
 import UVTransport
 
 /// Wires the transport to the protocol: one ``RPCSession`` per ``Connection``, replies of
-/// one read written in one write, connection limits, stdin EOF and signal shutdown.
+/// one read written in one write, connection limits, and the lifecycle (stdin EOF, signals,
+/// `exit`, the parent process ending).
 ///
 /// Loop-thread only.
 final class Server: ConnectionDelegate {
@@ -13,13 +14,18 @@ final class Server: ConnectionDelegate {
   private let service: NativeAdsService
   private let options: Options
   private let log: Log
-  private var listener: TCPListener?
+  private var listeners: [Listener] = []
   private var signals: [SignalWatcher] = []
+  private var parentWatcher: ProcessWatcher?
   private var sessions: [UInt64: RPCSession] = [:]
   private var connections: [UInt64: Connection] = [:]
-  private var tcpConnectionCount = 0
+  /// TCP and Unix socket connections open (`--max-connections` counts them).
+  private var socketConnectionCount = 0
   private var shuttingDown = false
   private var shutdownTimer: LoopTimer?
+  /// The process's exit status once the loop ends: 1 after `exit` on stdio without
+  /// `shutdown`, else 0.
+  private(set) var exitStatus: Int32 = 0
 
   init(
     eventLoop: EventLoop, dispatcher: Dispatcher, service: NativeAdsService, options: Options,
@@ -42,11 +48,22 @@ final class Server: ConnectionDelegate {
         })
     }
     if let tcp = options.tcp {
-      let listener = try TCPListener(eventLoop: eventLoop, host: tcp.host, port: tcp.port) {
-        [unowned self] connection in accept(connection)
+      listen(
+        try Listener.tcp(eventLoop: eventLoop, host: tcp.host, port: tcp.port) {
+          [unowned self] connection in accept(connection)
+        })
+    }
+    if let path = options.unix {
+      listen(
+        try Listener.unix(eventLoop: eventLoop, path: path) { [unowned self] connection in
+          accept(connection)
+        })
+    }
+    if let pid = options.parentPID {
+      parentWatcher = ProcessWatcher(eventLoop: eventLoop, pid: pid) { [unowned self] in
+        log.info("parent process \(pid) ended: stopping")
+        shutdown()
       }
-      self.listener = listener
-      Log.line("listening on \(listener.boundAddress)")
     }
     if options.stdio {
       let connection = try Stdio.open(eventLoop: eventLoop)
@@ -56,13 +73,16 @@ final class Server: ConnectionDelegate {
     }
   }
 
+  private func listen(_ listener: Listener) {
+    listeners.append(listener)
+    Log.line("listening on \(listener.boundAddress)")
+  }
+
   private func accept(_ connection: Connection) {
-    if case .tcp(let peer) = connection.kind {
-      log.debug("connection \(connection.id) from \(peer)")
-    }
-    tcpConnectionCount += 1
+    log.debug("connection \(connection.id) on \(connection.kind)")
+    socketConnectionCount += 1
     let session = attach(connection)
-    if tcpConnectionCount > options.maxConnections {
+    if socketConnectionCount > options.maxConnections {
       log.warn(
         "connection \(connection.id) refused: \(options.maxConnections) connections already open")
       session.reject(with: .tooManyConnections(limit: options.maxConnections))
@@ -91,6 +111,19 @@ final class Server: ConnectionDelegate {
       session.recycleOutput(&out)
     }
     if session.shouldClose { connection.closeAfterFlush() }
+    if session.exitRequested { exit(session, on: connection) }
+  }
+
+  /// `exit` arrived on `connection` (its replies are queued): on stdio the process ends, with
+  /// status 0 after `shutdown` and 1 without; any other connection just closes.
+  private func exit(_ session: RPCSession, on connection: Connection) {
+    guard connection.kind == .stdio else {
+      connection.closeAfterFlush()
+      return
+    }
+    if !shuttingDown { exitStatus = session.hasShutDown ? 0 : 1 }
+    log.info("exit on stdio: stopping (status \(exitStatus))")
+    shutdown()
   }
 
   // MARK: ConnectionDelegate
@@ -113,11 +146,11 @@ final class Server: ConnectionDelegate {
   }
 
   func connectionDidClose(_ connection: Connection) {
-    if case .tcp = connection.kind { tcpConnectionCount -= 1 }
+    if connection.kind != .stdio { socketConnectionCount -= 1 }
     sessions.removeValue(forKey: connection.id)?.close()
     connections.removeValue(forKey: connection.id)
     log.debug("connection \(connection.id) closed")
-    if connection.kind == .stdio && listener == nil {
+    if connection.kind == .stdio && listeners.isEmpty {
       shutdown()
     }
     if shuttingDown && connections.isEmpty { finish() }
@@ -129,8 +162,10 @@ final class Server: ConnectionDelegate {
   func shutdown() {
     guard !shuttingDown else { return }
     shuttingDown = true
-    listener?.close()
-    listener = nil
+    for listener in listeners { listener.close() }
+    listeners.removeAll()
+    parentWatcher?.close()
+    parentWatcher = nil
     for connection in connections.values { connection.closeAfterFlush() }
     if connections.isEmpty {
       finish()

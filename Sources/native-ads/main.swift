@@ -43,7 +43,7 @@ do {
   try server.start()
   eventLoop.run()
   eventLoop.closeAllHandles()
-  exit(0)
+  exit(server.exitStatus)
 } catch {
   Log.line("native-ads: error: \(error)")
   exit(1)

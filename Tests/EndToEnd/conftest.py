@@ -1,8 +1,9 @@
 """Fixtures of the native-ads end-to-end suite.
 
-* ``conn``: a connection to a running server, parametrized over the four transport x framing
-  combinations (stdio-ndjson, stdio-lsp, tcp-ndjson, tcp-lsp). Servers are shared by the tests
-  (one per stdio framing, one for TCP) and restarted if one dies; every test starts with a
+* ``conn``: a connection to a running server, parametrized over the six transport x framing
+  combinations (stdio, tcp and unix, each in ndjson and lsp framing). Servers are shared by
+  the tests (one per stdio framing, one for TCP, one for the Unix socket) and restarted if one
+  dies; every test starts with a
   round trip that drops whatever earlier tests left on the wire. Use
   ``@pytest.mark.parametrize("conn", SUBSET, indirect=True)`` to run on fewer transports.
 * ``server_factory``: starts a private server with its own flags (stopped at teardown).
@@ -50,6 +51,9 @@ class SharedServers:
     def tcp(self) -> Server:
         return self._get("tcp", stdio=False, tcp=True)
 
+    def unix(self) -> Server:
+        return self._get("unix", stdio=False, unix=True)
+
     def close_all(self) -> None:
         for s in self._servers.values():
             s.stop()
@@ -68,21 +72,24 @@ def conn(request, shared_servers):
     if kind == "stdio":
         srv = shared_servers.stdio(framing)
         c = srv.stdio
+    elif kind == "unix":
+        srv = shared_servers.unix()
+        c = srv.connect_unix(framing, sync=False)
     else:
         srv = shared_servers.tcp()
         c = srv.connect(framing, sync=False)
     c.server = srv
     c.sync()
     yield c
-    if kind == "tcp":
+    if kind != "stdio":
         c.close()
     problems = []
     if not srv.alive():
         problems.append(f"the server died during this test: {srv.describe()}")
     if c.violation is not None:
         problems.append(f"protocol violation on {c.name}: {c.violation}")
-    if kind == "tcp" and srv.stdio.received_bytes:
-        problems.append(f"a TCP-only server wrote {srv.stdio.received_bytes} bytes to stdout")
+    if kind != "stdio" and srv.stdio.received_bytes:
+        problems.append(f"a socket-only server wrote {srv.stdio.received_bytes} bytes to stdout")
     if problems:
         pytest.fail("\n".join(problems))
 
@@ -120,6 +127,9 @@ def open_conn(server_factory):
         if kind == "stdio":
             s = server_factory(stdio=True, framing=framing, args=args)
             c = s.stdio
+        elif kind == "unix":
+            s = server_factory(stdio=False, unix=True, args=args)
+            c = s.connect_unix(framing, sync=False)
         else:
             s = server_factory(stdio=False, tcp=True, args=args)
             c = s.connect(framing, sync=False)

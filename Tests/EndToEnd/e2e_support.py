@@ -5,11 +5,12 @@ Everything here talks to the real binary over real pipes and sockets:
 * ``FrameParser`` splits what the server writes into frames, strictly: a byte that is not part
   of a well-formed NDJSON line or Content-Length frame is a protocol violation (this is how the
   suite checks that stdout carries protocol bytes only).
-* ``Conn`` is one JSON-RPC connection (the server's stdio or one TCP socket) in one framing.
+* ``Conn`` is one JSON-RPC connection (the server's stdio, one TCP socket or one Unix socket)
+  in one framing.
   A reader thread parses frames as they arrive; requests wait for the reply with their id while
   server-initiated notifications (``adEvent``, ``customClick``) are kept in ``conn.notifications``.
-* ``Server`` starts ``native-ads`` with the given flags, finds its TCP port from the
-  ``listening on HOST:PORT`` line on stderr, and stops it.
+* ``Server`` starts ``native-ads`` with the given flags, finds its TCP port and Unix socket
+  from the ``listening on ...`` lines on stderr, and stops it.
 * Checks for the shapes of the wire contract (ads, images with real PNG bytes, response info).
 
 The binary path comes from ``NATIVE_ADS_BIN`` (default ``/work/main/.build/debug/native-ads``).
@@ -27,6 +28,7 @@ import signal
 import socket
 import struct
 import subprocess
+import tempfile
 import threading
 import time
 import zlib
@@ -41,10 +43,12 @@ BACKFILL_UNIT = "/21775744923/example/native-backfill"
 ADMOB_UNIT = "ca-app-pub-3940256099942544/3986624511"
 CUSTOM_FORMAT = "10063170"
 
-TRANSPORTS = ["stdio-ndjson", "stdio-lsp", "tcp-ndjson", "tcp-lsp"]
-NDJSON_TRANSPORTS = ["stdio-ndjson", "tcp-ndjson"]
-LSP_TRANSPORTS = ["stdio-lsp", "tcp-lsp"]
+TRANSPORTS = ["stdio-ndjson", "stdio-lsp", "tcp-ndjson", "tcp-lsp", "unix-ndjson", "unix-lsp"]
+NDJSON_TRANSPORTS = ["stdio-ndjson", "tcp-ndjson", "unix-ndjson"]
+LSP_TRANSPORTS = ["stdio-lsp", "tcp-lsp", "unix-lsp"]
 TCP_TRANSPORTS = ["tcp-ndjson", "tcp-lsp"]
+UNIX_TRANSPORTS = ["unix-ndjson", "unix-lsp"]
+SOCKET_TRANSPORTS = TCP_TRANSPORTS + UNIX_TRANSPORTS
 
 MISSING = object()
 _counter = itertools.count(1)
@@ -52,7 +56,7 @@ _counter = itertools.count(1)
 
 def split_transport(transport: str) -> tuple[str, str]:
     kind, framing = transport.split("-")
-    assert kind in ("stdio", "tcp") and framing in ("ndjson", "lsp"), transport
+    assert kind in ("stdio", "tcp", "unix") and framing in ("ndjson", "lsp"), transport
     return kind, framing
 
 
@@ -531,6 +535,25 @@ class TcpConn(Conn):
         self.sock.close()
 
 
+class UnixConn(TcpConn):
+    """One connection to the server's Unix domain socket (``--unix PATH``)."""
+
+    def __init__(self, path: str, framing: str, name: str | None = None):
+        Conn.__init__(self, name or f"unix-{framing}", framing)
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(WAIT)
+        self.sock.connect(path)
+        self.sock.settimeout(None)
+        self._closed = False
+        self._start_reader()
+
+
+def short_socket_path(name: str = "s.sock") -> str:
+    """A socket path in a fresh directory under /tmp: sockaddr_un holds 107 bytes at most, and
+    pytest's temporary directories can be longer than that."""
+    return os.path.join(tempfile.mkdtemp(prefix="na-", dir="/tmp"), name)
+
+
 class StdioConn(Conn):
     """The server's stdin/stdout. Always attached to stdout (to check it stays pure)."""
 
@@ -573,6 +596,7 @@ class Server:
         *,
         stdio: bool = True,
         tcp: bool = False,
+        unix: bool | str = False,
         framing: str = "ndjson",
         args: Iterable[Any] = (),
         stdin: Any = MISSING,
@@ -583,6 +607,9 @@ class Server:
             self.cmd.append("--stdio")
         if tcp:
             self.cmd += ["--tcp", "127.0.0.1:0"]
+        self.unix_path = (unix if isinstance(unix, str) else short_socket_path()) if unix else None
+        if self.unix_path:
+            self.cmd += ["--unix", self.unix_path]
         self.cmd += [str(a) for a in args]
         n = next(_counter)
         self.stderr_path = os.path.join(workdir, f"native-ads-{n}.stderr")
@@ -597,6 +624,8 @@ class Server:
         self.host = "127.0.0.1"
         self.tcp_conns: list[TcpConn] = []
         self.port = self._wait_for_port() if tcp else None
+        if self.unix_path:
+            self._wait_for_line(f"listening on unix:{self.unix_path}")
 
     @property
     def pid(self) -> int:
@@ -624,6 +653,28 @@ class Server:
                 raise AssertionError(f"the server exited before listening: {self.describe()}")
             time.sleep(0.01)
         raise AssertionError(f"no 'listening on HOST:PORT' line on stderr within {WAIT} s: {self.describe()}")
+
+    def _wait_for_line(self, text: str) -> None:
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            if text in self.stderr_text():
+                return
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the server exited before {text!r}: {self.describe()}")
+            time.sleep(0.01)
+        raise AssertionError(f"no {text!r} line on stderr within {WAIT} s: {self.describe()}")
+
+    def connect_unix(self, framing: str = "ndjson", *, sync: bool = True, name: str | None = None) -> UnixConn:
+        assert self.unix_path is not None, "this server does not serve a Unix socket"
+        c = UnixConn(self.unix_path, framing, name=name)
+        self.tcp_conns.append(c)
+        if sync:
+            c.sync()
+        return c
+
+    def connect_to(self, kind: str, framing: str = "ndjson", **kw: Any) -> Conn:
+        """A connection of `kind` ("tcp" or "unix")."""
+        return self.connect_unix(framing, **kw) if kind == "unix" else self.connect(framing, **kw)
 
     def connect(self, framing: str = "ndjson", *, sync: bool = True, name: str | None = None,
                 rcvbuf: int | None = None) -> TcpConn:

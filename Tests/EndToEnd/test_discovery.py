@@ -66,13 +66,18 @@ def test_the_openrpc_document_validates_against_the_openrpc_meta_schema():
 def test_every_method_the_server_answers_is_documented_and_every_documented_one_answers():
     documented = [m["name"] for m in DOCUMENT["methods"]]
     assert len(documented) == len(set(documented))
-    requests = [{"jsonrpc": "2.0", "id": i, "method": name, "params": {}}
-                for i, name in enumerate(documented)]
-    requests.append({"jsonrpc": "2.0", "id": len(documented), "method": "surely.notAMethod"})
+    # Notifications (no result: `$/cancelRequest`, `exit`) are checked in test_lifecycle.py;
+    # `shutdown` goes last, since every request after it is refused.
+    requests = [{"jsonrpc": "2.0", "id": "unknown", "method": "surely.notAMethod"}]
+    requests += [{"jsonrpc": "2.0", "id": i, "method": m["name"], "params": {}}
+                 for i, m in enumerate(sorted(DOCUMENT["methods"], key=lambda m: m["name"] == "shutdown"))
+                 if "result" in m]
     replies = {r["id"]: r for r in session(requests)}
-    for i, name in enumerate(documented):
-        assert replies[i].get("error", {}).get("code") != -32601, f"{name} is documented but not answered"
-    assert replies[len(documented)]["error"]["code"] == -32601
+    for request in requests[1:]:
+        reply = replies[request["id"]]
+        assert reply.get("error", {}).get("code") != -32601, f"{request['method']} is documented but not answered"
+    assert replies["unknown"]["error"]["code"] == -32601
+    assert {m["name"] for m in DOCUMENT["methods"] if "result" not in m} == {"$/cancelRequest", "exit"}
 
 
 def test_every_example_replays_against_a_live_server_in_recorded_order():

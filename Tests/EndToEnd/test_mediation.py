@@ -95,10 +95,10 @@ EXAMPLE = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__
 
 
 def start(server_factory, *, stdio_framing="ndjson", store=True, args=()):
-    """A server on stdio and TCP: the fixture store plus the built-in inventory."""
+    """A server on stdio, TCP and a Unix socket: the fixture store plus the built-in inventory."""
     a = ["--store", store_path(STORE), "--with-builtin"] if store else []
     a += [str(x) for x in args]
-    return server_factory(stdio=True, tcp=True, framing=stdio_framing, args=a)
+    return server_factory(stdio=True, tcp=True, unix=True, framing=stdio_framing, args=a)
 
 
 def connection(srv, transport, *, sync):
@@ -109,7 +109,7 @@ def connection(srv, transport, *, sync):
         if sync:
             c.sync()
         return c
-    return srv.connect(framing, sync=sync, name=f"{transport}-{len(srv.tcp_conns)}")
+    return srv.connect_to(kind, framing, sync=sync, name=f"{transport}-{len(srv.tcp_conns)}")
 
 
 def open_pair(server_factory, adapter_transport="tcp-ndjson", app_transport=None, *, args=(), store=True):

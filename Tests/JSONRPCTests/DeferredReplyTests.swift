@@ -133,7 +133,7 @@ import Testing
     let session = TestServer().session()
     var calls = 0
     let id = session.sendRequest("adapter.loadNativeAd", { w in w.null() }) { _ in calls += 1 }
-    session.cancelRequest(id)
+    session.forgetRequest(id)
     session.feed(#"{"jsonrpc":"2.0","id":"native-ads:1","result":1}"# + "\n")
     #expect(calls == 0)
     #expect(session.pendingRequestCount == 0)

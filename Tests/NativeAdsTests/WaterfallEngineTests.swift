@@ -10,6 +10,7 @@ import Testing
 private final class TestPendingAsk: PendingAsk {
   let answerer: OwnerID?
   private(set) var abandonCount = 0
+  private(set) var abandonReasons: [AbandonReason] = []
   private let deliver: (SourceAnswer) -> Void
 
   init(answerer: OwnerID?, deliver: @escaping (SourceAnswer) -> Void) {
@@ -17,7 +18,10 @@ private final class TestPendingAsk: PendingAsk {
     self.deliver = deliver
   }
 
-  func abandon() { abandonCount += 1 }
+  func abandon(_ reason: AbandonReason) {
+    abandonCount += 1
+    abandonReasons.append(reason)
+  }
 
   func answer(_ reply: SourceAnswer) { deliver(reply) }
 }

@@ -168,12 +168,12 @@ func setBufferSize(_ fd: Int32, _ option: Int32, _ size: Int32) {
 /// A loopback TCP listener on port 0 that records the connections it accepts (each with a
 /// ``Recorder``, not reading until the test says so).
 final class LoopbackServer {
-  let listener: TCPListener
+  let listener: Listener
   private let box: AcceptBox
 
   init(_ loop: EventLoop) throws {
     let box = AcceptBox()
-    listener = try TCPListener(eventLoop: loop, host: "127.0.0.1", port: 0) { connection in
+    listener = try Listener.tcp(eventLoop: loop, host: "127.0.0.1", port: 0) { connection in
       box.accepted.append(Endpoint(connection))
     }
     self.box = box

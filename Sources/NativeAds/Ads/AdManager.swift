@@ -45,8 +45,8 @@ public final class AdManager {
   /// The manager's seed: a load's seeds derive from it when its request gives none.
   private let seed: UInt64
   private var loadCounter: UInt64 = 0
-  /// Loads whose ads the store is still keeping, by number, with their owner.
-  private var servingOwners: [UInt64: OwnerID] = [:]
+  /// Loads whose ads the store is still keeping, by serving number.
+  private var servingLoads: [UInt64: LoadTicket] = [:]
   private var servingCounter: UInt64 = 0
   /// The load whose ads are being inserted by the current call, until the store answers.
   private var servingInline: UInt64?
@@ -101,12 +101,15 @@ public final class AdManager {
   ///
   /// Response info echoes `request.isTestRequest`. A random source's seed is `request.seed`,
   /// else one mixed from the manager's seed and its count of loads.
+  ///
+  /// Returns the load's ticket, for ``cancelLoad(_:)``; nil when the request was invalid.
+  @discardableResult
   public func load(
     _ request: AdRequest, owner: OwnerID,
     completion:
       @escaping (Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError>)
       -> Void
-  ) {
+  ) -> LoadTicket? {
     let responseIdentifier = random.base64URLIdentifier(length: 24)
     func invalid(_ detail: String) -> AdLoadError {
       AdLoadError(
@@ -125,9 +128,13 @@ public final class AdManager {
     } else {
       problem = nil
     }
-    if let problem { return completion(.failure(invalid(problem))) }
+    if let problem {
+      completion(.failure(invalid(problem)))
+      return nil
+    }
     guard let unit = inventory.adUnit(request.adUnitID) else {
-      return completion(.failure(invalid("unknown ad unit ID \"\(request.adUnitID)\"")))
+      completion(.failure(invalid("unknown ad unit ID \"\(request.adUnitID)\"")))
+      return nil
     }
     loadCounter += 1
     var options = request.options
@@ -142,18 +149,22 @@ public final class AdManager {
     // Strong captures here and below: an answer in flight keeps the manager alive until it
     // comes (a weak reference would give the manager a side table, and every retain of it
     // would take the slow path).
+    let number = engine.nextLoadNumber
     engine.start(plan) { [self] result in
       switch result {
       case .failure(let error): completion(.failure(error))
       case .success(let loaded):
-        serve(loaded, owner: owner, options: options, completion: completion)
+        serve(
+          loaded, ticket: LoadTicket(number: number, owner: owner), options: options,
+          completion: completion)
       }
     }
+    return LoadTicket(number: number, owner: owner)
   }
 
   /// Makes live ads of what a load filled with, keeps them, then answers.
   private func serve(
-    _ loaded: LoadFill, owner: OwnerID, options: LoaderOptions,
+    _ loaded: LoadFill, ticket: LoadTicket, options: LoaderOptions,
     completion:
       @escaping (Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError>)
       -> Void
@@ -164,7 +175,7 @@ public final class AdManager {
       let ad = NativeAd(
         id: adIDPrefix + String(adCounter), creative: fill.creative, options: options,
         responseInfo: loaded.responseInfo, loadedAt: now, expiresAt: now + adLifetime,
-        owner: owner, mediation: fill.mediation)
+        owner: ticket.owner, mediation: fill.mediation)
       fill.bind?(ad)
       return ad
     }
@@ -176,7 +187,7 @@ public final class AdManager {
     store.insert(ads) { [self] in
       if servingInline == serving {
         servingInline = nil
-      } else if servingOwners.removeValue(forKey: serving) == nil {
+      } else if servingLoads.removeValue(forKey: serving) == nil {
         for ad in ads { release(ad) { _ in } }
         return
       }
@@ -185,7 +196,7 @@ public final class AdManager {
     // Not kept yet: the owner may leave before the store answers.
     if servingInline == serving {
       servingInline = nil
-      servingOwners[serving] = owner
+      servingLoads[serving] = ticket
     }
   }
 
@@ -193,9 +204,23 @@ public final class AdManager {
   /// called and the sources they wait on are abandoned. Returns how many.
   @discardableResult
   public func cancelLoads(ownedBy owner: OwnerID) -> Int {
-    let serving = servingOwners.filter { $0.value == owner }.keys
-    for number in serving { servingOwners.removeValue(forKey: number) }
+    let serving = servingLoads.filter { $0.value.owner == owner }.keys
+    for number in serving { servingLoads.removeValue(forKey: number) }
     return engine.cancelLoads(ownedBy: owner) + serving.count
+  }
+
+  /// Cancels the load `ticket` if it has not answered yet (the app cancelled its request): its
+  /// completion is never called, its timers stop, and the source it waits on is told
+  /// (``AbandonReason/cancelled``); ads a store is still keeping for it are released when
+  /// the store answers. Returns whether it was in flight.
+  @discardableResult
+  public func cancelLoad(_ ticket: LoadTicket) -> Bool {
+    if engine.cancel(loadNumbered: ticket.number) { return true }
+    guard let serving = servingLoads.first(where: { $0.value == ticket })?.key else {
+      return false
+    }
+    servingLoads.removeValue(forKey: serving)
+    return true
   }
 
   /// Unregisters the adapters `owner` registered (its connection closed) and fails at once

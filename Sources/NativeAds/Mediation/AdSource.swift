@@ -25,9 +25,21 @@ public protocol PendingAsk: AnyObject {
   /// Who will answer: the owner of the adapter that was asked (a connection), nil for
   /// in-process sources. When that owner goes away, the ask fails at once.
   var answerer: OwnerID? { get }
-  /// The engine no longer waits (timeout, deadline, cancellation, the answerer left): answers
-  /// after this do nothing.
-  func abandon()
+  /// The engine no longer waits, for `reason`: answers after this do nothing.
+  func abandon(_ reason: AbandonReason)
+}
+
+/// Why a load stopped waiting on a source.
+public enum AbandonReason: Sendable, Equatable {
+  /// The source did not answer within its timeout.
+  case timedOut
+  /// The load's deadline passed.
+  case deadlinePassed
+  /// The load was cancelled: the app cancelled its request, or its connection closed. Whoever
+  /// was asked should stop working on it (a remote adapter is told so).
+  case cancelled
+  /// Whoever was to answer went away (its connection closed).
+  case answererLeft
 }
 
 /// One ask of a source during a load (a view of the load's plan: nothing is copied).

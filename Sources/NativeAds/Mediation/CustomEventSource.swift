@@ -50,10 +50,10 @@ final class CustomEventSource: AdSource {
       self.completion = completion
     }
 
-    func abandon() {
+    func abandon(_ reason: AbandonReason) {
       guard !completion.isFinished else { return }
       completion.invalidate()
-      adapter.loadWasAbandoned(loadId: loadId)
+      adapter.loadWasAbandoned(loadId: loadId, because: reason)
     }
   }
 

@@ -99,3 +99,11 @@ final class WaterfallLoad {
       loaded: loaded, tried: tried)
   }
 }
+
+/// Names one load of an ``AdManager``, to cancel it (``AdManager/cancelLoad(_:)``).
+public struct LoadTicket: Hashable, Sendable {
+  /// The engine's number for the load.
+  let number: UInt64
+  /// Who loads.
+  let owner: OwnerID
+}

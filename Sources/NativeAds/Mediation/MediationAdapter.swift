@@ -19,10 +19,10 @@ public protocol MediationAdapter: AnyObject {
   func loadNativeAd(
     for configuration: MediationNativeAdConfiguration, completion: MediationNativeLoadCompletion)
 
-  /// The service no longer waits for the load `loadId` (its source timed out, the load's
-  /// deadline passed, or the load was cancelled): drop anything kept for it. An answer after
-  /// this is ignored. Default: nothing.
-  func loadWasAbandoned(loadId: String)
+  /// The service no longer waits for the load `loadId`, for `reason` (its source timed out,
+  /// the load's deadline passed, or the load was cancelled: then stop working on it): drop
+  /// anything kept for it. An answer after this is ignored. Default: nothing.
+  func loadWasAbandoned(loadId: String, because reason: AbandonReason)
 }
 
 extension MediationAdapter {
@@ -30,5 +30,5 @@ extension MediationAdapter {
   public func setUp() {}
 
   /// Does nothing.
-  public func loadWasAbandoned(loadId: String) {}
+  public func loadWasAbandoned(loadId: String, because reason: AbandonReason) {}
 }

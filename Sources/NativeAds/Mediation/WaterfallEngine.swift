@@ -35,6 +35,9 @@ final class WaterfallEngine {
     (Array(active.values) + starting.filter { !$0.isFinished }).sorted { $0.number < $1.number }
   }
 
+  /// The number the next load started will have.
+  var nextLoadNumber: UInt64 { loadCounter + 1 }
+
   /// Runs `plan`; `completion` gets the fills or the failure, exactly once (unless the load is
   /// cancelled). Returns the load (finished already when every source answered at once).
   @discardableResult
@@ -81,17 +84,26 @@ final class WaterfallEngine {
       guard let waiting = run.waiting, waiting.ask?.answerer == answerer, !run.isFinished else {
         continue
       }
-      stopWaiting(run)
+      stopWaiting(run, abandoning: .answererLeft)
       sourceFailed(run, waiting, .failed(.adapterConnectionClosed))
       advance(run)
     }
   }
 
-  /// Ends `run` without an answer (its completion is dropped).
+  /// Ends `run` without an answer (its completion is dropped); the source it waits on is told
+  /// the load was cancelled.
   func cancel(_ run: WaterfallLoad) {
     guard !run.isFinished else { return }
-    stopWaiting(run)
+    stopWaiting(run, abandoning: .cancelled)
     end(run)
+  }
+
+  /// Cancels the load numbered `number` if it is in flight; returns whether it was.
+  @discardableResult
+  func cancel(loadNumbered number: UInt64) -> Bool {
+    guard let run = load(numbered: number), !run.isFinished else { return false }
+    cancel(run)
+    return true
   }
 
   // MARK: Running
@@ -142,7 +154,7 @@ final class WaterfallEngine {
   /// A source answered ask `token` of `run` (ignored unless that ask is still waited on).
   private func answered(_ run: WaterfallLoad, token: UInt64, _ answer: SourceAnswer) {
     guard !run.isFinished, let waiting = run.waiting, waiting.token == token else { return }
-    stopWaiting(run, abandoning: false)
+    stopWaiting(run, abandoning: nil)
     if let failure = answer.failure {
       sourceFailed(
         run, waiting, failure, className: answer.adNetworkClassName,
@@ -163,7 +175,7 @@ final class WaterfallEngine {
     guard !run.isFinished, let waiting = run.waiting, waiting.token == token,
       let timeoutMs = waiting.timeoutMs
     else { return }
-    stopWaiting(run)
+    stopWaiting(run, abandoning: .timedOut)
     sourceFailed(run, waiting, .failed(.adapterTimeout(milliseconds: timeoutMs)))
     advance(run)
   }
@@ -173,7 +185,7 @@ final class WaterfallEngine {
     guard !run.isFinished else { return }
     run.deadlineWork = nil
     if let waiting = run.waiting {
-      stopWaiting(run)
+      stopWaiting(run, abandoning: .deadlinePassed)
       sourceFailed(run, waiting, .failed(.deadlinePassed(milliseconds: deadlineMs)))
     }
     finish(
@@ -187,13 +199,13 @@ final class WaterfallEngine {
           responseInfo: run.responseInfo(loaded: nil))))
   }
 
-  /// Stops waiting on `run`'s current source: its timeout is cancelled and, unless it just
-  /// answered, the ask is abandoned.
-  private func stopWaiting(_ run: WaterfallLoad, abandoning: Bool = true) {
+  /// Stops waiting on `run`'s current source: its timeout is cancelled and the ask is
+  /// abandoned for `reason` (nil: it just answered).
+  private func stopWaiting(_ run: WaterfallLoad, abandoning reason: AbandonReason?) {
     guard let waiting = run.waiting else { return }
     run.waiting = nil
     waiting.timeoutWork?.cancel()
-    if abandoning { waiting.ask?.abandon() }
+    if let reason { waiting.ask?.abandon(reason) }
   }
 
   /// Records the failure of the source `run` waited on.

@@ -4,7 +4,9 @@
 struct MethodSignature: Sendable {
   var summary: String
   var params: [WireMember]
-  var result: WireType
+  /// The result; nil for a notification (OpenRPC 1.3: a method without a result is only used
+  /// as a notification).
+  var result: WireType?
   var errors: [DocumentedError] = [.invalidParams]
 }
 

@@ -41,11 +41,11 @@ enum OpenRPCDocument {
                     ])
                   })
               ),
-              (
-                "result",
-                .object([("name", .string("result")), ("schema", signature.result.schema)])
-              ),
             ]
+            if let result = signature.result {
+              members.append(
+                ("result", .object([("name", .string("result")), ("schema", result.schema)])))
+            }
             if !signature.errors.isEmpty {
               members.append(
                 (

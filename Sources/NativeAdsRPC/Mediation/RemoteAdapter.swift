@@ -81,11 +81,12 @@ final class RemoteAdapter: MediationAdapter {
   }
 
   /// The waterfall gave up on this load (timeout, deadline, the app left): forget its request,
-  /// so that a late answer is ignored and nothing is kept for it.
-  func loadWasAbandoned(loadId: String) {
+  /// so that a late answer is ignored and nothing is kept for it. A cancelled load's request
+  /// is cancelled on the adapter's connection too (`$/cancelRequest` with the server's id).
+  func loadWasAbandoned(loadId: String, because reason: AbandonReason) {
     guard let id = requestOfLoad.removeValue(forKey: loadId) else { return }
     waiting.removeValue(forKey: id)
-    session?.cancelRequest(id)
+    session?.forgetRequest(id, notifyPeer: reason == .cancelled)
   }
 
   /// Drops the requests of loads that finished without an answer (a safety net behind
@@ -93,7 +94,7 @@ final class RemoteAdapter: MediationAdapter {
   private func forgetFinishedLoads() {
     for (id, completion) in waiting where completion.isFinished {
       waiting.removeValue(forKey: id)
-      session?.cancelRequest(id)
+      session?.forgetRequest(id)
     }
     requestOfLoad = requestOfLoad.filter { waiting[$0.value] != nil }
   }

@@ -109,11 +109,12 @@ enum LoadAd: ServiceMethod {
     throws(RPCError)
   {
     // Units without a waterfall answer at once; a waterfall may wait on adapters and timers,
-    // and then the reply is deferred (the loop keeps serving everyone meanwhile).
+    // and then the reply is deferred (the loop keeps serving everyone meanwhile) and the
+    // client may cancel it (`$/cancelRequest`: the load stops, its adapter is told).
     let service = context.service
     try context.answer(
       into: &w, error: { (error: AdLoadError) in error.rpcError },
-      { service.manager.load(request, owner: context.session.id, completion: $0) },
+      load: { service.manager.load(request, owner: context.session.id, completion: $0) },
       write: { loaded, w in write(loaded, service: service, into: &w) })
   }
 

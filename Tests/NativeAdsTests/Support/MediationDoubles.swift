@@ -76,8 +76,12 @@ final class TestAdapter: MediationAdapter {
     }
   }
 
-  func loadWasAbandoned(loadId: String) {
+  /// Why each abandoned load was abandoned, in order.
+  private(set) var abandonReasons: [AbandonReason] = []
+
+  func loadWasAbandoned(loadId: String, because reason: AbandonReason) {
     abandoned.append(loadId)
+    abandonReasons.append(reason)
   }
 
   /// A mapped ad with a headline and a landing page.
