@@ -380,6 +380,42 @@ import Testing
     #expect(manager.inFlightLoadCount == 0)
   }
 
+  @Test func aCancelledLoadNeverCompletesStopsItsTimersAndTellsItsAdapter() throws {
+    let (manager, scheduler, _) = M.manager(waterfall: [
+      M.customEvent("Held", eCPM: 3), .inventory(eCPM: 1, label: nil),
+    ])
+    let adapter = TestAdapter(.hold)
+    M.register(adapter, as: "Held", in: manager)
+    let recorder = LoadRecorder()
+    let ticket = try #require(
+      manager.load(AdRequest(adUnitID: M.unit), owner: 1) { recorder.results.append($0) })
+    let other = M.load(manager, owner: 1)
+    #expect(scheduler.pendingCount > 0)
+    #expect(manager.cancelLoad(ticket))
+    #expect(!manager.cancelLoad(ticket))
+    #expect(adapter.abandoned == ["load-1"])
+    #expect(adapter.abandonReasons == [.cancelled])
+    #expect(adapter.held[0].succeed(with: TestAdapter.ad()) == nil)
+    #expect(manager.inFlightLoadCount == 1)
+    // The other load of the same owner goes on, and times out to the inventory.
+    scheduler.advance(by: 60_000)
+    #expect(recorder.results.isEmpty)
+    #expect(other.ad?.creative.id == "native-app-install-1")
+    #expect(adapter.abandonReasons == [.cancelled, .timedOut])
+    #expect(scheduler.pendingCount == 0)
+    #expect(manager.inFlightLoadCount == 0)
+  }
+
+  @Test func aLoadThatAnsweredAtOnceHasNothingToCancel() throws {
+    let (manager, _, _) = M.manager(waterfall: [.inventory(eCPM: 1, label: nil)])
+    let recorder = LoadRecorder()
+    let ticket = try #require(
+      manager.load(AdRequest(adUnitID: M.unit), owner: 1) { recorder.results.append($0) })
+    #expect(recorder.results.count == 1)
+    #expect(!manager.cancelLoad(ticket))
+    #expect(manager.load(AdRequest(adUnitID: "no/such/unit"), owner: 1) { _ in } == nil)
+  }
+
   @Test func aMappedAdThatIsNotValidFailsItsSource() throws {
     let (manager, _, _) = M.manager(waterfall: [
       M.customEvent("Bad", eCPM: 3), .inventory(eCPM: 1, label: nil),
