@@ -66,17 +66,18 @@ public struct ContentLengthFramer {
           buffer.append(p[j])
           j += 1
           let c = buffer.count
-          if c >= 4 && buffer[c - 1] == 0x0A && buffer[c - 2] == 0x0D && buffer[c - 3] == 0x0A
-            && buffer[c - 4] == 0x0D
-          {
-            found = j
-            break
-          }
+          // The limit counts the whole block, its final CRLFCRLF included.
           if c > maxHeaderBytes {
             state = .failed
             buffer = []
             _ = sink(.fatal("header block longer than \(maxHeaderBytes) bytes"))
             return n
+          }
+          if c >= 4 && buffer[c - 1] == 0x0A && buffer[c - 2] == 0x0D && buffer[c - 3] == 0x0A
+            && buffer[c - 4] == 0x0D
+          {
+            found = j
+            break
           }
         }
         if found < 0 { return n }

@@ -3,10 +3,16 @@
 public struct RPCLimits: Sendable, Equatable {
   /// Largest message body accepted, in bytes (default 16 MiB).
   public var maxMessageBytes: Int = 16 * 1024 * 1024
-  /// Deepest JSON nesting accepted (default 128).
+  /// Deepest JSON nesting accepted (default 128, at most ``maximumDepth``).
   public var maxDepth: Int = 128
   /// Most requests accepted in one batch (default 1000).
   public var maxBatch: Int = 1000
+
+  /// The largest ``maxDepth`` a server may be given: the parser is iterative, but values that
+  /// are kept or re-encoded (an adapter's `error.data`, store documents) are materialized and
+  /// written recursively, and 4,096 levels stay well within the 8 MiB main-thread stack even
+  /// in a debug build (which overflowed at about 9,000).
+  public static let maximumDepth = 4096
 
   public init() {}
 

@@ -320,6 +320,7 @@ public final class Connection {
     if case .stream(let s) = output, !sameStream {
       Connection.closeStream(s)
     }
+    if kind == .stdio { Stdio.releaseStdin() }
   }
 
   private static func closeStream(_ s: UnsafeMutablePointer<uv_stream_t>) {

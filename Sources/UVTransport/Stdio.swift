@@ -44,6 +44,18 @@ public enum Stdio {
     savedStdoutFlags = -1
   }
 
+  /// Lets go of the process's stdin once the stdio connection has closed its handles: libuv
+  /// never closes descriptors 0 to 2, so without this a client writing to the server's stdin
+  /// after the server stopped reading it (a broken header, stdout gone) would neither be read
+  /// nor refused, and would block once the pipe is full. Descriptor 0 then reads `/dev/null`
+  /// (it stays taken, so that no socket the server opens later becomes "stdin").
+  static func releaseStdin() {
+    let null = Glibc.open("/dev/null", O_RDONLY)
+    guard null >= 0 else { return }
+    _ = dup2(null, 0)
+    _ = Glibc.close(null)
+  }
+
   // Written at start-up and read when the stdio connection closes, both on the loop thread.
   nonisolated(unsafe) private static var savedStdinFlags: Int32 = -1
   nonisolated(unsafe) private static var savedStdoutFlags: Int32 = -1

@@ -13,6 +13,7 @@ struct Options {
   var rpc = RPCLimits()
   var transport = TransportLimits()
   var maxConnections = 1024
+  var maxPendingRefusals = 256
   var seed: UInt64?
   var adLifetimeSeconds: Double = 3600
   var shutdownTimeoutMilliseconds: UInt64 = 5000
@@ -44,9 +45,12 @@ struct Options {
 
     LIMITS:
       --max-message-bytes N      Largest message accepted (default 16777216).
-      --max-depth N              Deepest JSON nesting accepted (default 128).
+      --max-depth N              Deepest JSON nesting accepted (default 128, at most 4096).
       --max-batch N              Most requests in one batch (default 1000).
       --max-connections N        Most TCP and Unix socket connections at once (default 1024).
+      --max-pending-refusals N   Connections over --max-connections kept until they send
+                                 something, to be answered -32002 (default 256); beyond
+                                 this many, further ones are closed at once without a reply.
       --write-high-water BYTES   Stop reading a connection with this many unsent bytes
                                  (default 1048576).
       --write-low-water BYTES    Resume reading below this (default 262144).
@@ -141,9 +145,15 @@ struct Options {
         }
         o.logLevel = level
       case "--max-message-bytes": o.rpc.maxMessageBytes = try positive(arg)
-      case "--max-depth": o.rpc.maxDepth = try positive(arg)
+      case "--max-depth":
+        o.rpc.maxDepth = try positive(arg)
+        guard o.rpc.maxDepth <= RPCLimits.maximumDepth else {
+          throw UsageError(
+            message: "--max-depth must be at most \(RPCLimits.maximumDepth), got \(o.rpc.maxDepth)")
+        }
       case "--max-batch": o.rpc.maxBatch = try positive(arg)
       case "--max-connections": o.maxConnections = try positive(arg)
+      case "--max-pending-refusals": o.maxPendingRefusals = try positive(arg)
       case "--write-high-water": o.transport.writeHighWater = try positive(arg)
       case "--write-low-water": o.transport.writeLowWater = try positive(arg)
       case "--max-queued-bytes": o.transport.maxQueuedBytes = try positive(arg)

@@ -21,6 +21,9 @@ final class Server: ConnectionDelegate {
   private var connections: [UInt64: Connection] = [:]
   /// TCP and Unix socket connections open (`--max-connections` counts them).
   private var socketConnectionCount = 0
+  /// Connections over `--max-connections` kept until their first bytes, to be answered
+  /// `-32002` in their framing (at most `--max-pending-refusals`).
+  private var refusalsWaiting: Set<UInt64> = []
   private var shuttingDown = false
   private var shutdownTimer: LoopTimer?
   /// The process's exit status once the loop ends: 1 after `exit` on stdio without
@@ -80,9 +83,20 @@ final class Server: ConnectionDelegate {
 
   private func accept(_ connection: Connection) {
     log.debug("connection \(connection.id) on \(connection.kind)")
+    if socketConnectionCount >= options.maxConnections,
+      refusalsWaiting.count >= options.maxPendingRefusals
+    {
+      // Refusals waiting for their first bytes are bounded too: silent connections over the
+      // limit must not pile up. This one is closed without a reply.
+      log.debug(
+        "connection \(connection.id) closed at once: \(refusalsWaiting.count) refusals waiting")
+      connection.close()
+      return
+    }
     socketConnectionCount += 1
     let session = attach(connection)
     if socketConnectionCount > options.maxConnections {
+      refusalsWaiting.insert(connection.id)
       log.warn(
         "connection \(connection.id) refused: \(options.maxConnections) connections already open")
       session.reject(with: .tooManyConnections(limit: options.maxConnections))
@@ -147,6 +161,7 @@ final class Server: ConnectionDelegate {
 
   func connectionDidClose(_ connection: Connection) {
     if connection.kind != .stdio { socketConnectionCount -= 1 }
+    refusalsWaiting.remove(connection.id)
     sessions.removeValue(forKey: connection.id)?.close()
     connections.removeValue(forKey: connection.id)
     log.debug("connection \(connection.id) closed")

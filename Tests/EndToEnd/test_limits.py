@@ -115,6 +115,30 @@ def test_nesting_deeper_than_max_depth_is_a_parse_error_and_the_server_survives(
     assert_error(c.error("e2e.noSuchMethod"), -32601)
 
 
+def test_max_depth_is_at_most_4096():
+    import subprocess
+
+    from e2e_support import BIN, WAIT
+
+    p = subprocess.run([BIN, "--max-depth", "4097"], capture_output=True, timeout=WAIT)
+    assert p.returncode == 2 and b"--max-depth must be at most 4096" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("transport", ["tcp-ndjson", "stdio-lsp"])
+def test_values_as_deep_as_the_largest_depth_limit_are_kept_and_written_without_crashing(open_conn, transport):
+    """At --max-depth 4096, what the server materializes and writes again (an adapter's
+    error.data, a store document's extra members) may nest 4,094 levels: no stack overflow."""
+    c = open_conn(transport, ["--max-depth", 4096])
+    deep = b"[" * 4090 + b"]" * 4090
+    c.send_body(b'{"jsonrpc":"2.0","id":"native-ads:1","error":{"code":3,"message":"m","data":' + deep + b"}}")
+    c.send_body(b'{"jsonrpc":"2.0","id":2,"method":"e2e.noSuchMethod","params":{"x":' + deep + b"}}")
+    f = c.next_reply().msg
+    assert f["id"] == 2 and f["error"]["code"] == -32601, f
+    c.send_body(b"[" * 5000 + b"]" * 5000)
+    assert_error(c.next_reply().msg["error"], -32700, "Parse error")
+    assert_error(c.error("e2e.noSuchMethod"), -32601)
+
+
 @pytest.mark.parametrize("transport", ["stdio-ndjson", "tcp-lsp"])
 def test_pathological_nesting_is_a_parse_error_under_the_default_depth_limit(open_conn, transport):
     c = open_conn(transport)

@@ -161,6 +161,25 @@ import Testing
         == [.fatal(#"malformed header line "nonsense""#)])
   }
 
+  @Test func theHeaderLimitCountsTheWholeBlockWithItsFinalCRLFCRLF() {
+    // "Content-Length: 2" + padding + CRLFCRLF, exactly `size` bytes in all.
+    func block(_ size: Int) -> String {
+      let fixed = "Content-Length: 2\r\nX-P: \r\n\r\n"
+      return "Content-Length: 2\r\nX-P: " + String(repeating: "p", count: size - fixed.utf8.count)
+        + "\r\n\r\n"
+    }
+    #expect(block(64).utf8.count == 64)
+    for chunks in chunkings(of: Array((block(64) + "{}").utf8), randomCount: 5) {
+      #expect(frames(contentLength: chunks, maxHeader: 64) == [.message("{}")])
+    }
+    for chunks in chunkings(of: Array((block(65) + "{}").utf8), randomCount: 5) {
+      #expect(
+        frames(contentLength: chunks, maxHeader: 64) == [
+          .fatal("header block longer than 64 bytes")
+        ])
+    }
+  }
+
   @Test func anOverlongHeaderBlockIsFatalWithoutWaitingForItsEnd() {
     let header = "X-Padding: " + String(repeating: "p", count: 100)
     for chunks in chunkings(of: Array(header.utf8), randomCount: 5) {
