@@ -312,6 +312,10 @@ def signature(m: M) -> str:
         if p.default is not REQUIRED:
             s += f" = {p.default}"
         parts.append(s)
+    # every method takes a per-call timeout (seconds; None: the client's own ``timeout``)
+    if not star:
+        parts.append("*")
+    parts.append("timeout: float | None = None")
     return ", ".join(parts)
 
 
@@ -328,7 +332,7 @@ def body(m: M, is_async: bool) -> list[str]:
     for p in optional:
         lines.append(f"if {p.py} is not None:")
         lines.append(f'    params["{p.wire}"] = {value(p)}')
-    call = f'self._request("{m.wire}", params)'
+    call = f'self._request("{m.wire}", params, timeout)'
     if is_async:
         call = "await " + call
     lines.append(
@@ -369,7 +373,10 @@ def render() -> str:
         w("    __slots__ = ()")
         w("")
         d = "async def" if is_async else "def"
-        w(f"    {d} _request(self, method: str, params: dict[str, Any]) -> Any:  # pragma: no cover")
+        w(
+            f"    {d} _request(self, method: str, params: dict[str, Any], timeout: float | None = None) -> Any:"
+            "  # pragma: no cover"
+        )
         w("        raise NotImplementedError")
         for m in METHODS:
             w("")
@@ -382,7 +389,8 @@ def render() -> str:
                     w(f"        {part},")
                 w(f"    ) -> {m.result}:")
             doc = m.doc.replace("\n", "\n        ")
-            w(f'        """{doc}\n\n        Wire method ``{m.wire}``.\n        """'.replace("\n        \n", "\n\n"))
+            docstring = f'        """{doc}\n\n        Wire method ``{m.wire}``. ``timeout``: see ``call``.\n        """'
+            w(docstring.replace("\n        \n", "\n\n"))
             for line in body(m, is_async):
                 w("        " + line)
     w("")

@@ -56,8 +56,17 @@ def add_global_trace_hook(hook: TraceHook) -> Unsubscribe:
     return remove
 
 
-LISTENING = re.compile(r"listening on (\S+):(\d+)")
+LISTENING = re.compile(r"listening on (?!unix:)(\S+):(\d+)")
+LISTENING_UNIX = re.compile(r"listening on unix:(.+?)\s*$")
 DEFAULT_BINARY = "native-ads"
+
+#: The lifecycle messages of contract section 8 (as in LSP).
+CANCEL_REQUEST = "$/cancelRequest"
+SHUTDOWN = "shutdown"
+EXIT = "exit"
+#: How many cancelled or timed-out request ids a client remembers, to drop their late answers
+#: quietly (the oldest are forgotten first; a forgotten one's answer is logged as unmatched).
+ABANDONED_LIMIT = 10_000
 
 
 def resolve_binary(path: str | os.PathLike[str] | None) -> str:
@@ -87,10 +96,17 @@ def server_argv(binary: str, args: Sequence[str], stdio: bool) -> list[str]:
 
 
 def parse_listening(line: str) -> tuple[str, int] | None:
+    """The TCP address of a ``listening on HOST:PORT`` line."""
     m = LISTENING.search(line)
     if m is None:
         return None
     return m.group(1), int(m.group(2))
+
+
+def parse_listening_unix(line: str) -> str | None:
+    """The socket path of a ``listening on unix:PATH`` line."""
+    m = LISTENING_UNIX.search(line)
+    return m.group(1) if m is not None else None
 
 
 class ClientBase:
@@ -207,6 +223,16 @@ class ClientBase:
         if params is not None:
             msg["params"] = dict(params)
         return msg
+
+    def _remember_abandoned(self, abandoned: dict[Any, str], request_id: Any, method: str) -> None:
+        """Records a request whose answer is no longer awaited (its late answer is dropped)."""
+        abandoned[request_id] = method
+        while len(abandoned) > ABANDONED_LIMIT:
+            del abandoned[next(iter(abandoned))]
+
+    @staticmethod
+    def _cancel_message(request_id: Any) -> dict[str, Any]:
+        return {"jsonrpc": "2.0", "method": CANCEL_REQUEST, "params": {"id": request_id}}
 
     @staticmethod
     def _notification_message(method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -77,7 +77,7 @@ class SyncMethods:
 
     __slots__ = ()
 
-    def _request(self, method: str, params: dict[str, Any]) -> Any:  # pragma: no cover
+    def _request(self, method: str, params: dict[str, Any], timeout: float | None = None) -> Any:  # pragma: no cover
         raise NotImplementedError
 
     def load_ad(
@@ -88,12 +88,13 @@ class SyncMethods:
         custom_native_ad_format_ids: Sequence[str] | None = None,
         options: AdLoaderOptions | None = None,
         request: AdRequestOptions | None = None,
+        timeout: float | None = None,
     ) -> LoadAdResult:
         """Loads 1 to ``options['numberOfAds']`` ads from an ad unit.
 
         Raises :class:`AdLoadError` (``1000 + GADErrorCode``) when nothing loads.
 
-        Wire method ``loadAd``.
+        Wire method ``loadAd``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adUnitID": ad_unit_id}
         if ad_types is not None:
@@ -104,23 +105,23 @@ class SyncMethods:
             params["options"] = options
         if request is not None:
             params["request"] = request
-        return cast(LoadAdResult, self._request("loadAd", params))
+        return cast(LoadAdResult, self._request("loadAd", params, timeout))
 
-    def string_for_key(self, ad_id: str, key: str) -> str | None:
+    def string_for_key(self, ad_id: str, key: str, *, timeout: float | None = None) -> str | None:
         """The text asset ``key`` of an ad, or None when it has none.
 
-        Wire method ``stringForKey``.
+        Wire method ``stringForKey``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id, "key": key}
-        return cast('str | None', self._request("stringForKey", params))
+        return cast('str | None', self._request("stringForKey", params, timeout))
 
-    def image_for_key(self, ad_id: str, key: str) -> Image | None:
+    def image_for_key(self, ad_id: str, key: str, *, timeout: float | None = None) -> Image | None:
         """The image asset ``key`` (``icon``, ``image``, a custom format's image, ``_adChoices``), or None.
 
-        Wire method ``imageForKey``.
+        Wire method ``imageForKey``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id, "key": key}
-        return cast('Image | None', self._request("imageForKey", params))
+        return cast('Image | None', self._request("imageForKey", params, timeout))
 
     def perform_click_on_asset(
         self,
@@ -128,43 +129,46 @@ class SyncMethods:
         key: str,
         *,
         openable_url_schemes: Sequence[str] | None = None,
+        timeout: float | None = None,
     ) -> ClickResult:
         """Clicks an asset: records the click and says what the app should open.
 
-        Wire method ``performClickOnAsset``.
+        Wire method ``performClickOnAsset``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id, "key": key}
         if openable_url_schemes is not None:
             params["openableURLSchemes"] = list(openable_url_schemes)
-        return cast(ClickResult, self._request("performClickOnAsset", params))
+        return cast(ClickResult, self._request("performClickOnAsset", params, timeout))
 
-    def record_impression(self, ad_id: str) -> ImpressionResult:
+    def record_impression(self, ad_id: str, *, timeout: float | None = None) -> ImpressionResult:
         """Records the ad's impression (once: later calls answer ``recorded`` false).
 
-        Wire method ``recordImpression``.
+        Wire method ``recordImpression``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
-        return cast(ImpressionResult, self._request("recordImpression", params))
+        return cast(ImpressionResult, self._request("recordImpression", params, timeout))
 
     def set_custom_click_handler(
         self,
         ad_id: str,
         enabled: bool = True,
+        *,
+        timeout: float | None = None,
     ) -> CustomClickHandlerResult:
         """Enables (or disables) this connection's custom click handler for a custom native ad.
 
-        Wire method ``setCustomClickHandler``.
+        Wire method ``setCustomClickHandler``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id, "enabled": enabled}
-        return cast(CustomClickHandlerResult, self._request("setCustomClickHandler", params))
+        return cast(CustomClickHandlerResult, self._request("setCustomClickHandler", params, timeout))
 
-    def release_ad(self, ad_id: str) -> ReleaseResult:
+    def release_ad(self, ad_id: str, *, timeout: float | None = None) -> ReleaseResult:
         """Releases the ad: every later call naming it raises :class:`AdNotFound`.
 
-        Wire method ``releaseAd``.
+        Wire method ``releaseAd``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
-        return cast(ReleaseResult, self._request("releaseAd", params))
+        return cast(ReleaseResult, self._request("releaseAd", params, timeout))
 
     def register_ad_view(
         self,
@@ -172,67 +176,96 @@ class SyncMethods:
         *,
         clickable_assets: Sequence[str] | None = None,
         nonclickable_assets: Sequence[str] | None = None,
+        timeout: float | None = None,
     ) -> RegisterAdViewResult:
         """Registers the native ad view: which assets are clickable.
 
-        Wire method ``registerAdView``.
+        Wire method ``registerAdView``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
         if clickable_assets is not None:
             params["clickableAssets"] = list(clickable_assets)
         if nonclickable_assets is not None:
             params["nonclickableAssets"] = list(nonclickable_assets)
-        return cast(RegisterAdViewResult, self._request("registerAdView", params))
+        return cast(RegisterAdViewResult, self._request("registerAdView", params, timeout))
 
-    def unregister_ad_view(self, ad_id: str) -> UnregisterAdViewResult:
+    def unregister_ad_view(
+        self,
+        ad_id: str,
+        *,
+        timeout: float | None = None,
+    ) -> UnregisterAdViewResult:
         """Undoes :meth:`register_ad_view`.
 
-        Wire method ``unregisterAdView``.
+        Wire method ``unregisterAdView``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
-        return cast(UnregisterAdViewResult, self._request("unregisterAdView", params))
+        return cast(UnregisterAdViewResult, self._request("unregisterAdView", params, timeout))
 
-    def report_visibility(self, ad_id: str, visible_pixels: int) -> VisibilityResult:
+    def report_visibility(
+        self,
+        ad_id: str,
+        visible_pixels: int,
+        *,
+        timeout: float | None = None,
+    ) -> VisibilityResult:
         """Reports how many pixels of a registered ad are on screen (the first visible pixel records the impression).
 
-        Wire method ``reportVisibility``.
+        Wire method ``reportVisibility``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id, "visiblePixels": visible_pixels}
-        return cast(VisibilityResult, self._request("reportVisibility", params))
+        return cast(VisibilityResult, self._request("reportVisibility", params, timeout))
 
-    def report_screen_dismissed(self, ad_id: str) -> ScreenDismissedResult:
+    def report_screen_dismissed(
+        self,
+        ad_id: str,
+        *,
+        timeout: float | None = None,
+    ) -> ScreenDismissedResult:
         """The user came back from the screen a click presented.
 
-        Wire method ``reportScreenDismissed``.
+        Wire method ``reportScreenDismissed``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
-        return cast(ScreenDismissedResult, self._request("reportScreenDismissed", params))
+        return cast(ScreenDismissedResult, self._request("reportScreenDismissed", params, timeout))
 
-    def mute_this_ad(self, ad_id: str, reason: str | None = None) -> MuteResult:
+    def mute_this_ad(
+        self,
+        ad_id: str,
+        reason: str | None = None,
+        *,
+        timeout: float | None = None,
+    ) -> MuteResult:
         """Mutes the ad (Mute This Ad), optionally with one of its ``muteThisAdReasons``.
 
-        Wire method ``muteThisAd``.
+        Wire method ``muteThisAd``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
         if reason is not None:
             params["reason"] = reason
-        return cast(MuteResult, self._request("muteThisAd", params))
+        return cast(MuteResult, self._request("muteThisAd", params, timeout))
 
-    def video_control(self, ad_id: str, action: VideoAction) -> VideoControlResult:
+    def video_control(
+        self,
+        ad_id: str,
+        action: VideoAction,
+        *,
+        timeout: float | None = None,
+    ) -> VideoControlResult:
         """Plays, pauses, stops, mutes or unmutes the ad's video (custom controls only).
 
-        Wire method ``videoControl``.
+        Wire method ``videoControl``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id, "action": action}
-        return cast(VideoControlResult, self._request("videoControl", params))
+        return cast(VideoControlResult, self._request("videoControl", params, timeout))
 
-    def get_video_state(self, ad_id: str) -> VideoState | None:
+    def get_video_state(self, ad_id: str, *, timeout: float | None = None) -> VideoState | None:
         """The video controller's state, or None for an ad without video.
 
-        Wire method ``getVideoState``.
+        Wire method ``getVideoState``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
-        return cast('VideoState | None', self._request("getVideoState", params))
+        return cast('VideoState | None', self._request("getVideoState", params, timeout))
 
     def get_events(
         self,
@@ -241,10 +274,11 @@ class SyncMethods:
         event: str | None = None,
         since: int | None = None,
         limit: int | None = None,
+        timeout: float | None = None,
     ) -> EventsResult:
         """The event log, oldest first, optionally filtered.
 
-        Wire method ``getEvents``.
+        Wire method ``getEvents``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {}
         if ad_id is not None:
@@ -255,111 +289,154 @@ class SyncMethods:
             params["since"] = since
         if limit is not None:
             params["limit"] = limit
-        return cast(EventsResult, self._request("getEvents", params))
+        return cast(EventsResult, self._request("getEvents", params, timeout))
 
-    def store_define_format(self, format: Format) -> DefineFormatResult:
+    def store_define_format(
+        self,
+        format: Format,
+        *,
+        timeout: float | None = None,
+    ) -> DefineFormatResult:
         """Defines (or replaces) a custom native ad format.
 
-        Wire method ``store.defineFormat``.
+        Wire method ``store.defineFormat``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"format": format}
-        return cast(DefineFormatResult, self._request("store.defineFormat", params))
+        return cast(DefineFormatResult, self._request("store.defineFormat", params, timeout))
 
-    def store_put_creative(self, creative: Creative) -> PutCreativeResult:
+    def store_put_creative(
+        self,
+        creative: Creative,
+        *,
+        timeout: float | None = None,
+    ) -> PutCreativeResult:
         """Adds (or replaces) a creative.
 
-        Wire method ``store.putCreative``.
+        Wire method ``store.putCreative``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"creative": creative}
-        return cast(PutCreativeResult, self._request("store.putCreative", params))
+        return cast(PutCreativeResult, self._request("store.putCreative", params, timeout))
 
-    def store_put_ad_unit(self, ad_unit: AdUnit) -> PutAdUnitResult:
+    def store_put_ad_unit(
+        self,
+        ad_unit: AdUnit,
+        *,
+        timeout: float | None = None,
+    ) -> PutAdUnitResult:
         """Adds (or replaces) an ad unit, optionally with a mediation waterfall.
 
-        Wire method ``store.putAdUnit``.
+        Wire method ``store.putAdUnit``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adUnit": ad_unit}
-        return cast(PutAdUnitResult, self._request("store.putAdUnit", params))
+        return cast(PutAdUnitResult, self._request("store.putAdUnit", params, timeout))
 
-    def store_remove(self, kind: StoreItemKind, id: str) -> RemoveResult:
+    def store_remove(
+        self,
+        kind: StoreItemKind,
+        id: str,
+        *,
+        timeout: float | None = None,
+    ) -> RemoveResult:
         """Removes a format, creative or ad unit.
 
-        Wire method ``store.remove``.
+        Wire method ``store.remove``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"kind": kind, "id": id}
-        return cast(RemoveResult, self._request("store.remove", params))
+        return cast(RemoveResult, self._request("store.remove", params, timeout))
 
-    def store_list(self) -> StoreListResult:
+    def store_list(self, *, timeout: float | None = None) -> StoreListResult:
         """Lists the store: formats, creatives (summaries) and ad units.
 
-        Wire method ``store.list``.
+        Wire method ``store.list``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {}
-        return cast(StoreListResult, self._request("store.list", params))
+        return cast(StoreListResult, self._request("store.list", params, timeout))
 
-    def formats_schema(self, format_id: str) -> dict[str, Any]:
+    def formats_schema(self, format_id: str, *, timeout: float | None = None) -> dict[str, Any]:
         """The JSON Schema (draft 2020-12) of the ads of a custom native ad format, built-in or user-defined.
 
-        Wire method ``formats.schema``.
+        Wire method ``formats.schema``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"formatID": format_id}
-        return cast('dict[str, Any]', self._request("formats.schema", params))
+        return cast('dict[str, Any]', self._request("formats.schema", params, timeout))
 
-    def discover(self) -> dict[str, Any]:
+    def discover(self, *, timeout: float | None = None) -> dict[str, Any]:
         """The service's OpenRPC document.
 
-        Wire method ``rpc.discover``.
+        Wire method ``rpc.discover``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {}
-        return cast('dict[str, Any]', self._request("rpc.discover", params))
+        return cast('dict[str, Any]', self._request("rpc.discover", params, timeout))
 
-    def mediation_register_adapter(self, adapter_class_name: str) -> RegisterAdapterResult:
+    def mediation_register_adapter(
+        self,
+        adapter_class_name: str,
+        *,
+        timeout: float | None = None,
+    ) -> RegisterAdapterResult:
         """Registers this connection as the adapter for a class (prefer :meth:`serve_adapter`).
 
-        Wire method ``mediation.registerAdapter``.
+        Wire method ``mediation.registerAdapter``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adapterClassName": adapter_class_name}
-        return cast(RegisterAdapterResult, self._request("mediation.registerAdapter", params))
+        return cast(RegisterAdapterResult, self._request("mediation.registerAdapter", params, timeout))
 
-    def mediation_unregister_adapter(self, adapter_class_name: str) -> UnregisterAdapterResult:
+    def mediation_unregister_adapter(
+        self,
+        adapter_class_name: str,
+        *,
+        timeout: float | None = None,
+    ) -> UnregisterAdapterResult:
         """Unregisters an adapter class this connection registered.
 
-        Wire method ``mediation.unregisterAdapter``.
+        Wire method ``mediation.unregisterAdapter``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adapterClassName": adapter_class_name}
-        return cast(UnregisterAdapterResult, self._request("mediation.unregisterAdapter", params))
+        return cast(UnregisterAdapterResult, self._request("mediation.unregisterAdapter", params, timeout))
 
-    def report_impression(self, ad_id: str) -> ReportResult:
+    def report_impression(self, ad_id: str, *, timeout: float | None = None) -> ReportResult:
         """Adapter role: the network recorded the impression of an ad this connection mapped.
 
-        Wire method ``adapter.reportImpression``.
+        Wire method ``adapter.reportImpression``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
-        return cast(ReportResult, self._request("adapter.reportImpression", params))
+        return cast(ReportResult, self._request("adapter.reportImpression", params, timeout))
 
-    def report_click(self, ad_id: str) -> ReportResult:
+    def report_click(self, ad_id: str, *, timeout: float | None = None) -> ReportResult:
         """Adapter role: the network handled a click on an ad this connection mapped.
 
-        Wire method ``adapter.reportClick``.
+        Wire method ``adapter.reportClick``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
-        return cast(ReportResult, self._request("adapter.reportClick", params))
+        return cast(ReportResult, self._request("adapter.reportClick", params, timeout))
 
-    def report_video_event(self, ad_id: str, event: VideoEventName) -> ReportResult:
+    def report_video_event(
+        self,
+        ad_id: str,
+        event: VideoEventName,
+        *,
+        timeout: float | None = None,
+    ) -> ReportResult:
         """Adapter role: a video event of an ad this connection mapped.
 
-        Wire method ``adapter.reportVideoEvent``.
+        Wire method ``adapter.reportVideoEvent``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id, "event": event}
-        return cast(ReportResult, self._request("adapter.reportVideoEvent", params))
+        return cast(ReportResult, self._request("adapter.reportVideoEvent", params, timeout))
 
-    def report_full_screen(self, ad_id: str, event: FullScreenEventName) -> ReportResult:
+    def report_full_screen(
+        self,
+        ad_id: str,
+        event: FullScreenEventName,
+        *,
+        timeout: float | None = None,
+    ) -> ReportResult:
         """Adapter role: a full-screen event of an ad this connection mapped.
 
-        Wire method ``adapter.reportFullScreen``.
+        Wire method ``adapter.reportFullScreen``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id, "event": event}
-        return cast(ReportResult, self._request("adapter.reportFullScreen", params))
+        return cast(ReportResult, self._request("adapter.reportFullScreen", params, timeout))
 
 
 class AsyncMethods:
@@ -367,7 +444,7 @@ class AsyncMethods:
 
     __slots__ = ()
 
-    async def _request(self, method: str, params: dict[str, Any]) -> Any:  # pragma: no cover
+    async def _request(self, method: str, params: dict[str, Any], timeout: float | None = None) -> Any:  # pragma: no cover
         raise NotImplementedError
 
     async def load_ad(
@@ -378,12 +455,13 @@ class AsyncMethods:
         custom_native_ad_format_ids: Sequence[str] | None = None,
         options: AdLoaderOptions | None = None,
         request: AdRequestOptions | None = None,
+        timeout: float | None = None,
     ) -> LoadAdResult:
         """Loads 1 to ``options['numberOfAds']`` ads from an ad unit.
 
         Raises :class:`AdLoadError` (``1000 + GADErrorCode``) when nothing loads.
 
-        Wire method ``loadAd``.
+        Wire method ``loadAd``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adUnitID": ad_unit_id}
         if ad_types is not None:
@@ -394,23 +472,35 @@ class AsyncMethods:
             params["options"] = options
         if request is not None:
             params["request"] = request
-        return cast(LoadAdResult, await self._request("loadAd", params))
+        return cast(LoadAdResult, await self._request("loadAd", params, timeout))
 
-    async def string_for_key(self, ad_id: str, key: str) -> str | None:
+    async def string_for_key(
+        self,
+        ad_id: str,
+        key: str,
+        *,
+        timeout: float | None = None,
+    ) -> str | None:
         """The text asset ``key`` of an ad, or None when it has none.
 
-        Wire method ``stringForKey``.
+        Wire method ``stringForKey``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id, "key": key}
-        return cast('str | None', await self._request("stringForKey", params))
+        return cast('str | None', await self._request("stringForKey", params, timeout))
 
-    async def image_for_key(self, ad_id: str, key: str) -> Image | None:
+    async def image_for_key(
+        self,
+        ad_id: str,
+        key: str,
+        *,
+        timeout: float | None = None,
+    ) -> Image | None:
         """The image asset ``key`` (``icon``, ``image``, a custom format's image, ``_adChoices``), or None.
 
-        Wire method ``imageForKey``.
+        Wire method ``imageForKey``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id, "key": key}
-        return cast('Image | None', await self._request("imageForKey", params))
+        return cast('Image | None', await self._request("imageForKey", params, timeout))
 
     async def perform_click_on_asset(
         self,
@@ -418,43 +508,51 @@ class AsyncMethods:
         key: str,
         *,
         openable_url_schemes: Sequence[str] | None = None,
+        timeout: float | None = None,
     ) -> ClickResult:
         """Clicks an asset: records the click and says what the app should open.
 
-        Wire method ``performClickOnAsset``.
+        Wire method ``performClickOnAsset``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id, "key": key}
         if openable_url_schemes is not None:
             params["openableURLSchemes"] = list(openable_url_schemes)
-        return cast(ClickResult, await self._request("performClickOnAsset", params))
+        return cast(ClickResult, await self._request("performClickOnAsset", params, timeout))
 
-    async def record_impression(self, ad_id: str) -> ImpressionResult:
+    async def record_impression(
+        self,
+        ad_id: str,
+        *,
+        timeout: float | None = None,
+    ) -> ImpressionResult:
         """Records the ad's impression (once: later calls answer ``recorded`` false).
 
-        Wire method ``recordImpression``.
+        Wire method ``recordImpression``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
-        return cast(ImpressionResult, await self._request("recordImpression", params))
+        return cast(ImpressionResult, await self._request("recordImpression", params, timeout))
 
     async def set_custom_click_handler(
         self,
         ad_id: str,
         enabled: bool = True,
+        *,
+        timeout: float | None = None,
     ) -> CustomClickHandlerResult:
         """Enables (or disables) this connection's custom click handler for a custom native ad.
 
-        Wire method ``setCustomClickHandler``.
+        Wire method ``setCustomClickHandler``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id, "enabled": enabled}
-        return cast(CustomClickHandlerResult, await self._request("setCustomClickHandler", params))
+        return cast(CustomClickHandlerResult, await self._request("setCustomClickHandler", params, timeout))
 
-    async def release_ad(self, ad_id: str) -> ReleaseResult:
+    async def release_ad(self, ad_id: str, *, timeout: float | None = None) -> ReleaseResult:
         """Releases the ad: every later call naming it raises :class:`AdNotFound`.
 
-        Wire method ``releaseAd``.
+        Wire method ``releaseAd``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
-        return cast(ReleaseResult, await self._request("releaseAd", params))
+        return cast(ReleaseResult, await self._request("releaseAd", params, timeout))
 
     async def register_ad_view(
         self,
@@ -462,67 +560,101 @@ class AsyncMethods:
         *,
         clickable_assets: Sequence[str] | None = None,
         nonclickable_assets: Sequence[str] | None = None,
+        timeout: float | None = None,
     ) -> RegisterAdViewResult:
         """Registers the native ad view: which assets are clickable.
 
-        Wire method ``registerAdView``.
+        Wire method ``registerAdView``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
         if clickable_assets is not None:
             params["clickableAssets"] = list(clickable_assets)
         if nonclickable_assets is not None:
             params["nonclickableAssets"] = list(nonclickable_assets)
-        return cast(RegisterAdViewResult, await self._request("registerAdView", params))
+        return cast(RegisterAdViewResult, await self._request("registerAdView", params, timeout))
 
-    async def unregister_ad_view(self, ad_id: str) -> UnregisterAdViewResult:
+    async def unregister_ad_view(
+        self,
+        ad_id: str,
+        *,
+        timeout: float | None = None,
+    ) -> UnregisterAdViewResult:
         """Undoes :meth:`register_ad_view`.
 
-        Wire method ``unregisterAdView``.
+        Wire method ``unregisterAdView``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
-        return cast(UnregisterAdViewResult, await self._request("unregisterAdView", params))
+        return cast(UnregisterAdViewResult, await self._request("unregisterAdView", params, timeout))
 
-    async def report_visibility(self, ad_id: str, visible_pixels: int) -> VisibilityResult:
+    async def report_visibility(
+        self,
+        ad_id: str,
+        visible_pixels: int,
+        *,
+        timeout: float | None = None,
+    ) -> VisibilityResult:
         """Reports how many pixels of a registered ad are on screen (the first visible pixel records the impression).
 
-        Wire method ``reportVisibility``.
+        Wire method ``reportVisibility``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id, "visiblePixels": visible_pixels}
-        return cast(VisibilityResult, await self._request("reportVisibility", params))
+        return cast(VisibilityResult, await self._request("reportVisibility", params, timeout))
 
-    async def report_screen_dismissed(self, ad_id: str) -> ScreenDismissedResult:
+    async def report_screen_dismissed(
+        self,
+        ad_id: str,
+        *,
+        timeout: float | None = None,
+    ) -> ScreenDismissedResult:
         """The user came back from the screen a click presented.
 
-        Wire method ``reportScreenDismissed``.
+        Wire method ``reportScreenDismissed``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
-        return cast(ScreenDismissedResult, await self._request("reportScreenDismissed", params))
+        return cast(ScreenDismissedResult, await self._request("reportScreenDismissed", params, timeout))
 
-    async def mute_this_ad(self, ad_id: str, reason: str | None = None) -> MuteResult:
+    async def mute_this_ad(
+        self,
+        ad_id: str,
+        reason: str | None = None,
+        *,
+        timeout: float | None = None,
+    ) -> MuteResult:
         """Mutes the ad (Mute This Ad), optionally with one of its ``muteThisAdReasons``.
 
-        Wire method ``muteThisAd``.
+        Wire method ``muteThisAd``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
         if reason is not None:
             params["reason"] = reason
-        return cast(MuteResult, await self._request("muteThisAd", params))
+        return cast(MuteResult, await self._request("muteThisAd", params, timeout))
 
-    async def video_control(self, ad_id: str, action: VideoAction) -> VideoControlResult:
+    async def video_control(
+        self,
+        ad_id: str,
+        action: VideoAction,
+        *,
+        timeout: float | None = None,
+    ) -> VideoControlResult:
         """Plays, pauses, stops, mutes or unmutes the ad's video (custom controls only).
 
-        Wire method ``videoControl``.
+        Wire method ``videoControl``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id, "action": action}
-        return cast(VideoControlResult, await self._request("videoControl", params))
+        return cast(VideoControlResult, await self._request("videoControl", params, timeout))
 
-    async def get_video_state(self, ad_id: str) -> VideoState | None:
+    async def get_video_state(
+        self,
+        ad_id: str,
+        *,
+        timeout: float | None = None,
+    ) -> VideoState | None:
         """The video controller's state, or None for an ad without video.
 
-        Wire method ``getVideoState``.
+        Wire method ``getVideoState``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
-        return cast('VideoState | None', await self._request("getVideoState", params))
+        return cast('VideoState | None', await self._request("getVideoState", params, timeout))
 
     async def get_events(
         self,
@@ -531,10 +663,11 @@ class AsyncMethods:
         event: str | None = None,
         since: int | None = None,
         limit: int | None = None,
+        timeout: float | None = None,
     ) -> EventsResult:
         """The event log, oldest first, optionally filtered.
 
-        Wire method ``getEvents``.
+        Wire method ``getEvents``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {}
         if ad_id is not None:
@@ -545,111 +678,156 @@ class AsyncMethods:
             params["since"] = since
         if limit is not None:
             params["limit"] = limit
-        return cast(EventsResult, await self._request("getEvents", params))
+        return cast(EventsResult, await self._request("getEvents", params, timeout))
 
-    async def store_define_format(self, format: Format) -> DefineFormatResult:
+    async def store_define_format(
+        self,
+        format: Format,
+        *,
+        timeout: float | None = None,
+    ) -> DefineFormatResult:
         """Defines (or replaces) a custom native ad format.
 
-        Wire method ``store.defineFormat``.
+        Wire method ``store.defineFormat``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"format": format}
-        return cast(DefineFormatResult, await self._request("store.defineFormat", params))
+        return cast(DefineFormatResult, await self._request("store.defineFormat", params, timeout))
 
-    async def store_put_creative(self, creative: Creative) -> PutCreativeResult:
+    async def store_put_creative(
+        self,
+        creative: Creative,
+        *,
+        timeout: float | None = None,
+    ) -> PutCreativeResult:
         """Adds (or replaces) a creative.
 
-        Wire method ``store.putCreative``.
+        Wire method ``store.putCreative``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"creative": creative}
-        return cast(PutCreativeResult, await self._request("store.putCreative", params))
+        return cast(PutCreativeResult, await self._request("store.putCreative", params, timeout))
 
-    async def store_put_ad_unit(self, ad_unit: AdUnit) -> PutAdUnitResult:
+    async def store_put_ad_unit(
+        self,
+        ad_unit: AdUnit,
+        *,
+        timeout: float | None = None,
+    ) -> PutAdUnitResult:
         """Adds (or replaces) an ad unit, optionally with a mediation waterfall.
 
-        Wire method ``store.putAdUnit``.
+        Wire method ``store.putAdUnit``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adUnit": ad_unit}
-        return cast(PutAdUnitResult, await self._request("store.putAdUnit", params))
+        return cast(PutAdUnitResult, await self._request("store.putAdUnit", params, timeout))
 
-    async def store_remove(self, kind: StoreItemKind, id: str) -> RemoveResult:
+    async def store_remove(
+        self,
+        kind: StoreItemKind,
+        id: str,
+        *,
+        timeout: float | None = None,
+    ) -> RemoveResult:
         """Removes a format, creative or ad unit.
 
-        Wire method ``store.remove``.
+        Wire method ``store.remove``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"kind": kind, "id": id}
-        return cast(RemoveResult, await self._request("store.remove", params))
+        return cast(RemoveResult, await self._request("store.remove", params, timeout))
 
-    async def store_list(self) -> StoreListResult:
+    async def store_list(self, *, timeout: float | None = None) -> StoreListResult:
         """Lists the store: formats, creatives (summaries) and ad units.
 
-        Wire method ``store.list``.
+        Wire method ``store.list``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {}
-        return cast(StoreListResult, await self._request("store.list", params))
+        return cast(StoreListResult, await self._request("store.list", params, timeout))
 
-    async def formats_schema(self, format_id: str) -> dict[str, Any]:
+    async def formats_schema(
+        self,
+        format_id: str,
+        *,
+        timeout: float | None = None,
+    ) -> dict[str, Any]:
         """The JSON Schema (draft 2020-12) of the ads of a custom native ad format, built-in or user-defined.
 
-        Wire method ``formats.schema``.
+        Wire method ``formats.schema``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"formatID": format_id}
-        return cast('dict[str, Any]', await self._request("formats.schema", params))
+        return cast('dict[str, Any]', await self._request("formats.schema", params, timeout))
 
-    async def discover(self) -> dict[str, Any]:
+    async def discover(self, *, timeout: float | None = None) -> dict[str, Any]:
         """The service's OpenRPC document.
 
-        Wire method ``rpc.discover``.
+        Wire method ``rpc.discover``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {}
-        return cast('dict[str, Any]', await self._request("rpc.discover", params))
+        return cast('dict[str, Any]', await self._request("rpc.discover", params, timeout))
 
-    async def mediation_register_adapter(self, adapter_class_name: str) -> RegisterAdapterResult:
+    async def mediation_register_adapter(
+        self,
+        adapter_class_name: str,
+        *,
+        timeout: float | None = None,
+    ) -> RegisterAdapterResult:
         """Registers this connection as the adapter for a class (prefer :meth:`serve_adapter`).
 
-        Wire method ``mediation.registerAdapter``.
+        Wire method ``mediation.registerAdapter``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adapterClassName": adapter_class_name}
-        return cast(RegisterAdapterResult, await self._request("mediation.registerAdapter", params))
+        return cast(RegisterAdapterResult, await self._request("mediation.registerAdapter", params, timeout))
 
     async def mediation_unregister_adapter(
         self,
         adapter_class_name: str,
+        *,
+        timeout: float | None = None,
     ) -> UnregisterAdapterResult:
         """Unregisters an adapter class this connection registered.
 
-        Wire method ``mediation.unregisterAdapter``.
+        Wire method ``mediation.unregisterAdapter``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adapterClassName": adapter_class_name}
-        return cast(UnregisterAdapterResult, await self._request("mediation.unregisterAdapter", params))
+        return cast(UnregisterAdapterResult, await self._request("mediation.unregisterAdapter", params, timeout))
 
-    async def report_impression(self, ad_id: str) -> ReportResult:
+    async def report_impression(self, ad_id: str, *, timeout: float | None = None) -> ReportResult:
         """Adapter role: the network recorded the impression of an ad this connection mapped.
 
-        Wire method ``adapter.reportImpression``.
+        Wire method ``adapter.reportImpression``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
-        return cast(ReportResult, await self._request("adapter.reportImpression", params))
+        return cast(ReportResult, await self._request("adapter.reportImpression", params, timeout))
 
-    async def report_click(self, ad_id: str) -> ReportResult:
+    async def report_click(self, ad_id: str, *, timeout: float | None = None) -> ReportResult:
         """Adapter role: the network handled a click on an ad this connection mapped.
 
-        Wire method ``adapter.reportClick``.
+        Wire method ``adapter.reportClick``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id}
-        return cast(ReportResult, await self._request("adapter.reportClick", params))
+        return cast(ReportResult, await self._request("adapter.reportClick", params, timeout))
 
-    async def report_video_event(self, ad_id: str, event: VideoEventName) -> ReportResult:
+    async def report_video_event(
+        self,
+        ad_id: str,
+        event: VideoEventName,
+        *,
+        timeout: float | None = None,
+    ) -> ReportResult:
         """Adapter role: a video event of an ad this connection mapped.
 
-        Wire method ``adapter.reportVideoEvent``.
+        Wire method ``adapter.reportVideoEvent``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id, "event": event}
-        return cast(ReportResult, await self._request("adapter.reportVideoEvent", params))
+        return cast(ReportResult, await self._request("adapter.reportVideoEvent", params, timeout))
 
-    async def report_full_screen(self, ad_id: str, event: FullScreenEventName) -> ReportResult:
+    async def report_full_screen(
+        self,
+        ad_id: str,
+        event: FullScreenEventName,
+        *,
+        timeout: float | None = None,
+    ) -> ReportResult:
         """Adapter role: a full-screen event of an ad this connection mapped.
 
-        Wire method ``adapter.reportFullScreen``.
+        Wire method ``adapter.reportFullScreen``. ``timeout``: see ``call``.
         """
         params: dict[str, Any] = {"adId": ad_id, "event": event}
-        return cast(ReportResult, await self._request("adapter.reportFullScreen", params))
+        return cast(ReportResult, await self._request("adapter.reportFullScreen", params, timeout))

@@ -5,6 +5,12 @@ event task that runs the callbacks (plain functions or coroutine functions, awai
 time) in arrival order. A call returns only after the callbacks of the notifications that
 arrived before its reply have run, except when the call is made from a callback itself.
 Requests from the server (``adapter.loadNativeAd``) are answered in tasks of their own.
+
+Cancelling the task that awaits a call (``task.cancel()``, ``asyncio.timeout``, ``wait_for``)
+cancels the request: the client sends ``$/cancelRequest`` for it, drops its late answer, and the
+call raises :class:`asyncio.CancelledError` as usual. A call's own ``timeout`` does the same and
+raises :class:`RequestTimeoutError`. Closing a client that spawned its server ends the server
+the LSP way: ``shutdown``, then ``exit``, then stdin closed.
 """
 
 from __future__ import annotations
@@ -22,7 +28,17 @@ from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import Any
 
-from ._core import ClientBase, classify, log, parse_listening, resolve_binary, server_argv
+from ._core import (
+    EXIT,
+    SHUTDOWN,
+    ClientBase,
+    classify,
+    log,
+    parse_listening,
+    parse_listening_unix,
+    resolve_binary,
+    server_argv,
+)
 from ._framing import FramingError, check_framing, encode, read_frame_async
 from ._methods import AsyncMethods
 from .adapter import (
@@ -34,7 +50,7 @@ from .adapter import (
     no_adapter_reply,
     success_reply,
 )
-from .errors import ConnectionClosedError, RequestTimeoutError, error_for
+from .errors import ConnectionClosedError, MethodNotFound, NativeAdsError, RequestTimeoutError, error_for
 from .types import Framing
 
 __all__ = ["AsyncClient", "AsyncAdapterRegistration", "AsyncSubscription"]
@@ -128,7 +144,9 @@ class AsyncClient(ClientBase, AsyncMethods):
         self._echo_stderr = echo_stderr
         self._write_lock = asyncio.Lock()
         self._pending: dict[Any, tuple[str, Mapping[str, Any] | None, asyncio.Future[tuple[dict[str, Any], int]]]] = {}
-        self._abandoned: dict[Any, str] = {}  # timed-out requests: id -> method (their late replies)
+        self._abandoned: dict[Any, str] = {}  # cancelled requests: id -> method (their late replies)
+        self._shutdown_answered = False  # `shutdown` was answered: close() sends only `exit`
+        self._exit_sent = False
         self._closed = False  # set before any call fails with ConnectionClosedError
         self._close_reason = "Connection closed"
         self._events: asyncio.Queue[tuple[int, str, Any] | None] = asyncio.Queue()
@@ -137,6 +155,7 @@ class AsyncClient(ClientBase, AsyncMethods):
         self._dispatch_cond = asyncio.Condition()
         self._stderr_lines: collections.deque[str] = collections.deque(maxlen=500)
         self._listening: asyncio.Future[tuple[str, int] | None] = asyncio.get_running_loop().create_future()
+        self._listening_unix: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._read_task = asyncio.create_task(self._read_loop(), name=f"{name}-reader")
         self._dispatch_task = asyncio.create_task(self._dispatch_loop(), name=f"{name}-events")
@@ -175,7 +194,7 @@ class AsyncClient(ClientBase, AsyncMethods):
             framing,
             timeout=timeout,
             process=proc,
-            serves_tcp="--tcp" in args,
+            serves_tcp="--tcp" in args or "--unix" in args,
             echo_stderr=echo_stderr,
         )
 
@@ -200,38 +219,89 @@ class AsyncClient(ClientBase, AsyncMethods):
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         return cls(reader, writer, framing, timeout=timeout, name=f"native-ads@{host}:{port}")
 
+    @classmethod
+    async def connect_unix(
+        cls,
+        path: str | os.PathLike[str],
+        framing: Framing | str = "ndjson",
+        *,
+        timeout: float | None = None,
+        connect_timeout: float = 10.0,
+    ) -> AsyncClient:
+        """Connects to a server's Unix domain socket (``native-ads --unix PATH``)."""
+        check_framing(framing)
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_unix_connection(os.fspath(path), limit=STREAM_LIMIT), connect_timeout
+        )
+        return cls(reader, writer, framing, timeout=timeout, name=f"native-ads@unix:{os.fspath(path)}")
+
     # -- calls -------------------------------------------------------------------------------
 
-    async def _request(self, method: str, params: dict[str, Any]) -> Any:
-        return await self.call(method, params)
+    async def _request(self, method: str, params: dict[str, Any], timeout: float | None = None) -> Any:
+        return await self.call(method, params, timeout=timeout)
 
     async def call(self, method: str, params: Mapping[str, Any] | None = None, *, timeout: float | None = None) -> Any:
-        """Sends a request and returns its ``result``; an error reply raises :class:`NativeAdsError`."""
+        """Sends a request and returns its ``result``; an error reply raises :class:`NativeAdsError`.
+
+        ``timeout`` (seconds; default: the client's ``timeout``, None for no limit) bounds the
+        wait: past it the request is cancelled (``$/cancelRequest {"id"}`` is sent, its late
+        answer dropped) and :class:`RequestTimeoutError` raised. Cancelling the awaiting task
+        cancels the request the same way, and raises :class:`asyncio.CancelledError`.
+        """
         if self._closed:
             raise ConnectionClosedError(self._close_reason, method)
         request_id = self._new_id()
         msg = self._request_message(request_id, method, params)
         future: asyncio.Future[tuple[dict[str, Any], int]] = asyncio.get_running_loop().create_future()
         self._pending[request_id] = (method, params, future)
-        try:
-            await self._send(msg, method)
-        except (OSError, RuntimeError) as e:
-            self._pending.pop(request_id, None)
-            if future.done() and not future.cancelled():
-                future.exception()  # the reader failed it meanwhile: this error says the same
-            raise ConnectionClosedError(self._connection_lost(e), method) from e
         wait = timeout if timeout is not None else self.timeout
+        timed_out = False
         try:
-            reply, barrier = await asyncio.wait_for(future, wait)
-        except TimeoutError:
-            if self._pending.pop(request_id, None) is not None:
-                self._abandoned[request_id] = method
-            raise RequestTimeoutError(f"no reply to {method} within {wait} s", method) from None
+            try:
+                await self._send(msg, method)
+            except (OSError, RuntimeError) as e:
+                self._pending.pop(request_id, None)
+                if future.done() and not future.cancelled():
+                    future.exception()  # the reader failed it meanwhile: this error says the same
+                raise ConnectionClosedError(self._connection_lost(e), method) from e
+            # shield: a timeout or a cancellation must not cancel the future the reader completes
+            done, _ = await asyncio.wait((future,), timeout=wait)
+            if not done:
+                timed_out = True
+                raise RequestTimeoutError(f"no reply to {method} within {wait} s (request cancelled)", method)
+            reply, barrier = future.result()
+        except BaseException:
+            # timed out, or the awaiting task was cancelled (asyncio.CancelledError): nobody
+            # awaits the answer any more; the server stops the work and answers -32800
+            self._cancel(request_id, method)
+            if not timed_out and future.done() and not future.cancelled():
+                future.exception()  # retrieved: a ConnectionClosedError nobody will see
+            raise
         await self._wait_for_events(barrier)
         if "error" in reply:
             error = reply["error"] if isinstance(reply["error"], Mapping) else {}
             raise error_for(error, method, params)
         return reply.get("result")
+
+    def _cancel(self, request_id: int, method: str) -> bool:
+        """Gives up on a pending request: ``$/cancelRequest`` for it, its late answer dropped.
+
+        Synchronous (no await), so that it runs to the end in a task being cancelled: the frame
+        goes straight to the stream's buffer (whole frames never interleave there). False when
+        the request is no longer pending (answered, or failed by the reader at the end).
+        """
+        if self._pending.pop(request_id, None) is None:
+            return False
+        self._remember_abandoned(self._abandoned, request_id, method)
+        if not self._closed and not self._writer.is_closing():
+            msg = self._cancel_message(request_id)
+            try:
+                data = encode(msg, self.framing)
+                self._trace("send", msg, None)
+                self._writer.write(data)
+            except (OSError, RuntimeError) as e:
+                self._connection_lost(e)
+        return True
 
     async def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
         """Sends a notification (no reply)."""
@@ -261,6 +331,21 @@ class AsyncClient(ClientBase, AsyncMethods):
         async with self._write_lock:
             self._writer.write(data)
             await self._writer.drain()
+
+    # -- lifecycle (contract section 8) -------------------------------------------------------
+
+    async def shutdown(self, *, timeout: float | None = None) -> None:
+        """``shutdown``: the server finishes what is in flight and answers every later request of
+        this connection but ``exit`` with ``-32600``. Returns once it answered (result null)."""
+        await self.call(SHUTDOWN, None, timeout=timeout)
+        self._shutdown_answered = True
+
+    async def exit(self) -> None:
+        """``exit`` (a notification): on a spawned server's stdio, ends the process (status 0 after
+        :meth:`shutdown`, 1 without); on a TCP or Unix socket connection, closes that connection.
+        :meth:`close` still has to be awaited (it then only waits)."""
+        await self.notify(EXIT)
+        self._exit_sent = True
 
     async def _wait_for_events(self, barrier: int) -> None:
         if barrier <= 0 or asyncio.current_task() is self._dispatch_task:
@@ -425,11 +510,15 @@ class AsyncClient(ClientBase, AsyncMethods):
                     print(line, file=sys.stderr, flush=True)
                 if not self._listening.done() and (address := parse_listening(line)) is not None:
                     self._listening.set_result(address)
+                if not self._listening_unix.done() and (unix_path := parse_listening_unix(line)) is not None:
+                    self._listening_unix.set_result(unix_path)
         except (OSError, ValueError):
             pass
         finally:
             if not self._listening.done():
                 self._listening.set_result(None)
+            if not self._listening_unix.done():
+                self._listening_unix.set_result(None)
 
     # -- the spawned server ------------------------------------------------------------------
 
@@ -449,6 +538,18 @@ class AsyncClient(ClientBase, AsyncMethods):
             raise RuntimeError(f"the server reported no 'listening on HOST:PORT' within {timeout} s")
         return address
 
+    async def unix_path(self, timeout: float = 10.0) -> str:
+        """The socket path a spawned server reported (``args=["--unix", PATH]``)."""
+        if self.process is None:
+            raise RuntimeError("unix_path() is for a spawned server")
+        try:
+            path = await asyncio.wait_for(asyncio.shield(self._listening_unix), timeout)
+        except TimeoutError:
+            path = None
+        if path is None:
+            raise RuntimeError(f"the server reported no 'listening on unix:PATH' within {timeout} s")
+        return path
+
     # -- closing -----------------------------------------------------------------------------
 
     @property
@@ -460,7 +561,15 @@ class AsyncClient(ClientBase, AsyncMethods):
         return self._closed
 
     async def close(self, timeout: float = 5.0) -> int | None:
-        """Closes the connection; a spawned server is let finish (then terminated if it lingers)."""
+        """Closes the connection. Returns a spawned server's exit status (None for a socket).
+
+        A server this client spawned is ended the LSP way: ``shutdown`` (its answer awaited at
+        most ``timeout`` seconds), ``exit``, stdin closed, then the process awaited (at most
+        ``timeout``); only a process that lingers is killed. A server that does not know
+        ``shutdown`` (``-32601``) is ended by stdin EOF alone (and SIGTERM when it serves TCP or
+        a Unix socket too, since it then outlives its stdin).
+        """
+        exit_sent = await self._end_spawned_server(timeout)
         with contextlib.suppress(OSError, RuntimeError):
             self._writer.close()
         if self.process is None:
@@ -474,15 +583,20 @@ class AsyncClient(ClientBase, AsyncMethods):
                 await self._read_task
         code: int | None = None
         if self.process is not None:
-            if self._serves_tcp and self.process.returncode is None:
+            if not exit_sent and self._serves_tcp and self.process.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
-                    self.process.terminate()
+                    self.process.terminate()  # with sockets served too, stdin EOF only closes stdio
             try:
                 code = await asyncio.wait_for(self.process.wait(), timeout)
             except TimeoutError:
                 with contextlib.suppress(ProcessLookupError):
-                    self.process.kill()
-                code = await self.process.wait()
+                    self.process.terminate()
+                try:
+                    code = await asyncio.wait_for(self.process.wait(), timeout)
+                except TimeoutError:
+                    with contextlib.suppress(ProcessLookupError):
+                        self.process.kill()
+                    code = await self.process.wait()
             if self._stderr_task is not None:
                 with contextlib.suppress(BaseException):
                     await asyncio.wait_for(self._stderr_task, timeout)
@@ -494,6 +608,30 @@ class AsyncClient(ClientBase, AsyncMethods):
         for task in list(self._tasks):
             task.cancel()
         return code
+
+    async def _end_spawned_server(self, timeout: float) -> bool:
+        """``shutdown`` then ``exit`` to a spawned server that is still there; True once ``exit``
+        went out (the server ends by itself then)."""
+        if self._exit_sent:
+            return True
+        if self.process is None or self.process.returncode is not None or self._closed:
+            return False
+        if asyncio.current_task() is self._read_task:
+            return False  # it could not read the answer
+        if not self._shutdown_answered:
+            try:
+                await self.shutdown(timeout=timeout)
+            except MethodNotFound:
+                return False  # an older server: stdin EOF ends it
+            except ConnectionClosedError:
+                return False
+            except NativeAdsError as e:  # timed out, or refused: exit still ends the process
+                log.debug("native_ads: shutdown failed while closing: %s", e)
+        try:
+            await self.exit()
+        except ConnectionClosedError:
+            return False
+        return True
 
     async def __aenter__(self) -> AsyncClient:
         return self

@@ -6,6 +6,10 @@ the callbacks in arrival order; a call returns only after the callbacks of the n
 that arrived before its reply have run (the server writes the notifications a request causes
 before its reply), except when the call is made from a callback itself. Requests from the
 server (``adapter.loadNativeAd``) are answered on a thread of their own each.
+
+A call that times out (or is interrupted, e.g. by KeyboardInterrupt) is cancelled: the client
+sends ``$/cancelRequest`` for it and drops its late answer. Closing a client that spawned its
+server ends the server the LSP way: ``shutdown``, then ``exit``, then stdin closed.
 """
 
 from __future__ import annotations
@@ -23,7 +27,17 @@ from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import IO, Any
 
-from ._core import ClientBase, classify, log, parse_listening, resolve_binary, server_argv
+from ._core import (
+    EXIT,
+    SHUTDOWN,
+    ClientBase,
+    classify,
+    log,
+    parse_listening,
+    parse_listening_unix,
+    resolve_binary,
+    server_argv,
+)
 from ._framing import FramingError, check_framing, encode, read_frame
 from ._methods import SyncMethods
 from .adapter import (
@@ -35,7 +49,7 @@ from .adapter import (
     no_adapter_reply,
     success_reply,
 )
-from .errors import ConnectionClosedError, RequestTimeoutError, error_for
+from .errors import ConnectionClosedError, MethodNotFound, NativeAdsError, RequestTimeoutError, error_for
 from .types import Framing
 
 __all__ = ["Client", "AdapterRegistration", "Subscription"]
@@ -88,6 +102,8 @@ class _PipeTransport(_Transport):
 
 
 class _SocketTransport(_Transport):
+    """A TCP or a Unix domain socket."""
+
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.reader = sock.makefile("rb")
@@ -199,7 +215,9 @@ class Client(ClientBase, SyncMethods):
         self._write_lock = threading.Lock()
         self._pending: dict[Any, _Pending] = {}
         self._pending_lock = threading.Lock()
-        self._abandoned: dict[Any, str] = {}  # timed-out requests: id -> method (their late replies)
+        self._abandoned: dict[Any, str] = {}  # cancelled requests: id -> method (their late replies)
+        self._shutdown_answered = False  # `shutdown` was answered: close() sends only `exit`
+        self._exit_sent = False
         self._closed = threading.Event()  # set before any call fails with ConnectionClosedError
         self._close_reason = "Connection closed"
         self._reader_done = False  # under _pending_lock: the reader failed what was pending
@@ -210,7 +228,9 @@ class Client(ClientBase, SyncMethods):
         self._dispatch_cond = threading.Condition()
         self._stderr_lines: collections.deque[str] = collections.deque(maxlen=500)
         self._listening: tuple[str, int] | None = None
+        self._listening_unix: str | None = None
         self._listening_event = threading.Event()
+        self._listening_unix_event = threading.Event()
         self._reader = threading.Thread(target=self._read_loop, name=f"{name}-reader", daemon=True)
         self._dispatcher = threading.Thread(target=self._dispatch_loop, name=f"{name}-events", daemon=True)
         self._dispatcher.start()
@@ -239,7 +259,8 @@ class Client(ClientBase, SyncMethods):
 
         ``path`` defaults to ``$NATIVE_ADS_BIN``, else ``native-ads`` on the PATH. The server's
         stderr is kept (:attr:`stderr_lines`; ``echo_stderr`` also copies it to ours). Closing
-        the client closes the server's stdin, so the server finishes and exits 0.
+        the client ends the server: ``shutdown`` (its answer awaited), ``exit``, stdin closed, and
+        the process awaited (see :meth:`close`).
         """
         check_framing(framing)
         binary = resolve_binary(path)
@@ -252,7 +273,7 @@ class Client(ClientBase, SyncMethods):
         )
         client = cls(_PipeTransport(proc), framing, timeout=timeout, name="native-ads", process=proc)
         client._echo_stderr = echo_stderr
-        client._serves_tcp = "--tcp" in args
+        client._serves_tcp = "--tcp" in args or "--unix" in args
         return client
 
     @classmethod
@@ -272,16 +293,43 @@ class Client(ClientBase, SyncMethods):
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         return cls(_SocketTransport(sock), framing, timeout=timeout, name=f"native-ads@{host}:{port}")
 
+    @classmethod
+    def connect_unix(
+        cls,
+        path: str | os.PathLike[str],
+        framing: Framing | str = "ndjson",
+        *,
+        timeout: float | None = None,
+        connect_timeout: float = 10.0,
+    ) -> Client:
+        """Connects to a server's Unix domain socket (``native-ads --unix PATH``)."""
+        check_framing(framing)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.settimeout(connect_timeout)
+            sock.connect(os.fspath(path))
+            sock.settimeout(None)
+        except BaseException:
+            sock.close()
+            raise
+        return cls(_SocketTransport(sock), framing, timeout=timeout, name=f"native-ads@unix:{os.fspath(path)}")
+
     _echo_stderr = False
     _serves_tcp = False
 
     # -- calls -------------------------------------------------------------------------------
 
-    def _request(self, method: str, params: dict[str, Any]) -> Any:
-        return self.call(method, params)
+    def _request(self, method: str, params: dict[str, Any], timeout: float | None = None) -> Any:
+        return self.call(method, params, timeout=timeout)
 
     def call(self, method: str, params: Mapping[str, Any] | None = None, *, timeout: float | None = None) -> Any:
-        """Sends a request and returns its ``result``; an error reply raises :class:`NativeAdsError`."""
+        """Sends a request and returns its ``result``; an error reply raises :class:`NativeAdsError`.
+
+        ``timeout`` (seconds; default: the client's ``timeout``, None for no limit) bounds the
+        wait: past it the request is cancelled (``$/cancelRequest {"id"}`` is sent, its late
+        answer dropped) and :class:`RequestTimeoutError` raised. An exception that interrupts
+        the wait (KeyboardInterrupt) cancels the request the same way.
+        """
         if self._closed.is_set():
             raise ConnectionClosedError(self._close_reason, method)
         request_id = self._new_id()
@@ -298,11 +346,15 @@ class Client(ClientBase, SyncMethods):
                 self._pending.pop(request_id, None)
             raise ConnectionClosedError(self._connection_lost(e), method) from e
         wait = timeout if timeout is not None else self.timeout
-        if not pending.event.wait(wait):
-            with self._pending_lock:
-                if self._pending.pop(request_id, None) is not None:
-                    self._abandoned[request_id] = method
-            raise RequestTimeoutError(f"no reply to {method} within {wait} s", method)
+        try:
+            answered = pending.event.wait(wait)
+        except BaseException:
+            self._cancel(request_id, method)  # interrupted (KeyboardInterrupt): nobody awaits it now
+            raise
+        if not answered:
+            if self._cancel(request_id, method):
+                raise RequestTimeoutError(f"no reply to {method} within {wait} s (request cancelled)", method)
+            pending.event.wait()  # the reader took the reply as the wait ended: it sets the event next
         reply = pending.reply
         if reply is None:
             raise ConnectionClosedError(self._close_reason, method)
@@ -311,6 +363,22 @@ class Client(ClientBase, SyncMethods):
             error = reply["error"] if isinstance(reply["error"], Mapping) else {}
             raise error_for(error, method, params)
         return reply.get("result")
+
+    def _cancel(self, request_id: int, method: str) -> bool:
+        """Gives up on a pending request: ``$/cancelRequest`` for it, its late answer dropped.
+
+        False when it is no longer pending (answered, or failed by the reader at the end).
+        """
+        with self._pending_lock:
+            if self._pending.pop(request_id, None) is None:
+                return False
+            self._remember_abandoned(self._abandoned, request_id, method)
+        if not self._closed.is_set():
+            try:
+                self._send(self._cancel_message(request_id), None)
+            except OSError as e:
+                self._connection_lost(e)
+        return True
 
     def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
         """Sends a notification (no reply)."""
@@ -340,6 +408,21 @@ class Client(ClientBase, SyncMethods):
         self._trace("send", msg, method)
         with self._write_lock:
             self._transport.write(data)
+
+    # -- lifecycle (contract section 8) -------------------------------------------------------
+
+    def shutdown(self, *, timeout: float | None = None) -> None:
+        """``shutdown``: the server finishes what is in flight and answers every later request of
+        this connection but ``exit`` with ``-32600``. Returns once it answered (result null)."""
+        self.call(SHUTDOWN, None, timeout=timeout)
+        self._shutdown_answered = True
+
+    def exit(self) -> None:
+        """``exit`` (a notification): on a spawned server's stdio, ends the process (status 0 after
+        :meth:`shutdown`, 1 without); on a TCP or Unix socket connection, closes that connection.
+        :meth:`close` still has to be called (it then only waits)."""
+        self.notify(EXIT)
+        self._exit_sent = True
 
     def _wait_for_events(self, barrier: int) -> None:
         """Waits until the notifications that came before a reply have been dispatched."""
@@ -500,7 +583,11 @@ class Client(ClientBase, SyncMethods):
             if self._listening is None and (address := parse_listening(line)) is not None:
                 self._listening = address
                 self._listening_event.set()
+            if self._listening_unix is None and (unix_path := parse_listening_unix(line)) is not None:
+                self._listening_unix = unix_path
+                self._listening_unix_event.set()
         self._listening_event.set()
+        self._listening_unix_event.set()
 
     # -- the spawned server ------------------------------------------------------------------
 
@@ -518,6 +605,15 @@ class Client(ClientBase, SyncMethods):
             raise RuntimeError(f"the server reported no 'listening on HOST:PORT' within {timeout} s")
         return self._listening
 
+    def unix_path(self, timeout: float = 10.0) -> str:
+        """The socket path a spawned server reported (``args=["--unix", PATH]``)."""
+        if self.process is None:
+            raise RuntimeError("unix_path() is for a spawned server")
+        self._listening_unix_event.wait(timeout)
+        if self._listening_unix is None:
+            raise RuntimeError(f"the server reported no 'listening on unix:PATH' within {timeout} s")
+        return self._listening_unix
+
     # -- closing -----------------------------------------------------------------------------
 
     @property
@@ -529,16 +625,21 @@ class Client(ClientBase, SyncMethods):
         return self._closed.is_set()
 
     def close(self, timeout: float = 5.0) -> int | None:
-        """Closes the connection; a spawned server is let finish (then terminated if it lingers).
+        """Closes the connection. Returns a spawned server's exit status (None for a socket).
 
-        Returns the spawned server's exit status (None for TCP).
+        A server this client spawned is ended the LSP way: ``shutdown`` (its answer awaited at
+        most ``timeout`` seconds), ``exit``, stdin closed, then the process awaited (at most
+        ``timeout``); only a process that lingers is sent SIGTERM, then SIGKILL. A server that
+        does not know ``shutdown`` (``-32601``) is ended by stdin EOF alone (and SIGTERM when it
+        serves TCP or a Unix socket too, since it then outlives its stdin).
         """
+        exit_sent = self._end_spawned_server(timeout)
         self._transport.close()
         if threading.current_thread() is not self._reader:
             self._reader.join(timeout)
         if self.process is not None:
-            if self._serves_tcp and self.process.poll() is None:
-                self.process.terminate()  # with TCP served too, stdin EOF only closes stdio
+            if not exit_sent and self._serves_tcp and self.process.poll() is None:
+                self.process.terminate()  # with sockets served too, stdin EOF only closes stdio
             try:
                 self.process.wait(timeout)
             except subprocess.TimeoutExpired:
@@ -569,6 +670,33 @@ class Client(ClientBase, SyncMethods):
                         pass
             return self.process.returncode
         return None
+
+    def _end_spawned_server(self, timeout: float) -> bool:
+        """``shutdown`` then ``exit`` to a spawned server that is still there; True once ``exit``
+        went out (the server ends by itself then)."""
+        if self._exit_sent:
+            return True
+        if (
+            self.process is None
+            or self.process.poll() is not None
+            or self._closed.is_set()
+            or threading.current_thread() is self._reader  # it could not read the answer
+        ):
+            return False
+        if not self._shutdown_answered:
+            try:
+                self.shutdown(timeout=timeout)
+            except MethodNotFound:
+                return False  # an older server: stdin EOF ends it
+            except ConnectionClosedError:
+                return False
+            except NativeAdsError as e:  # timed out, or refused: exit still ends the process
+                log.debug("native_ads: shutdown failed while closing: %s", e)
+        try:
+            self.exit()
+        except ConnectionClosedError:
+            return False
+        return True
 
     def __enter__(self) -> Client:
         return self

@@ -13,6 +13,8 @@ InvalidParams              -32602          ``field`` (``data.field``)
 InternalError              -32603
 MessageTooLarge            -32001
 TooManyConnections         -32002
+RequestCancelled           -32800          the server's answer to a request that a
+                                           ``$/cancelRequest`` cancelled
 AdLoadError                1000..1999      ``gad_error_code``, ``name``, ``response_info``
   InvalidAdRequestError    1000
   NoFillError              1001
@@ -29,8 +31,12 @@ AdObjectError              2001..2999      ``ad_id`` (the request's ``adId``, if
   MuteNotOffered           2004
 ConnectionClosedError      -32000          raised for requests pending when the
                                            connection closes, or sent after
-RequestTimeoutError        -32000          the caller's ``timeout`` passed
+RequestTimeoutError        -32000          the call's ``timeout`` passed (the request
+                                           was cancelled with ``$/cancelRequest``)
 =========================  ==============  ==========================================
+
+Cancelling an asyncio task that awaits a call raises :class:`asyncio.CancelledError` in it, as
+asyncio always does; the request is cancelled on the server too.
 
 :class:`AdapterError` is the other direction: an adapter handler raises it to fail a load.
 """
@@ -52,6 +58,7 @@ __all__ = [
     "InternalError",
     "MessageTooLarge",
     "TooManyConnections",
+    "RequestCancelled",
     "AdLoadError",
     "InvalidAdRequestError",
     "NoFillError",
@@ -146,6 +153,17 @@ class TooManyConnections(ProtocolError):
     CODE = -32002
 
 
+class RequestCancelled(ProtocolError):
+    """``-32800 Request cancelled``: the server's answer to a request that was cancelled.
+
+    The client drops the answers to the requests it cancels itself (a timeout, a cancelled
+    task); this is raised only for a request that someone else cancelled, e.g. with
+    ``client.notify("$/cancelRequest", {"id": ...})``.
+    """
+
+    CODE = -32800
+
+
 class AdLoadError(NativeAdsError):
     """``loadAd`` failed: ``code`` is ``1000 + gad_error_code``."""
 
@@ -236,7 +254,13 @@ class ConnectionClosedError(NativeAdsError, ConnectionError):
 
 
 class RequestTimeoutError(NativeAdsError, TimeoutError):
-    """No reply within the caller's ``timeout``."""
+    """No reply within the call's ``timeout`` (or the client's): the request was cancelled.
+
+    The client sent ``$/cancelRequest`` for it and drops its late answer. It is a
+    :class:`NativeAdsError` (``except NativeAdsError`` catches every failure of a call) and a
+    built-in :class:`TimeoutError` (``except TimeoutError`` works too). It is never an
+    :class:`asyncio.CancelledError`: only cancelling the task raises that.
+    """
 
     CODE = -32000
 
@@ -254,6 +278,7 @@ _BY_CODE: dict[int, type[NativeAdsError]] = {
         InternalError,
         MessageTooLarge,
         TooManyConnections,
+        RequestCancelled,
         InvalidAdRequestError,
         NoFillError,
         NetworkError,

@@ -1,4 +1,4 @@
-"""Running a native-ads server for TCP clients: :class:`Server`."""
+"""Running a native-ads server for socket clients (TCP, and a Unix domain socket): :class:`Server`."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ import queue
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import IO
 
-from ._core import parse_listening, resolve_binary, server_argv
+from ._core import parse_listening, parse_listening_unix, resolve_binary, server_argv
 from .aio import AsyncClient
 from .client import Client
 from .types import Framing
@@ -21,7 +22,8 @@ __all__ = ["Server"]
 
 
 class Server:
-    """A ``native-ads --tcp HOST:0`` process; ``connect()`` makes clients to it.
+    """A ``native-ads --tcp HOST:0`` process (with ``unix=PATH``, ``--unix PATH`` too);
+    ``connect()`` (``connect_unix()``) makes clients to it.
 
     >>> with Server.start() as server, server.connect() as client:   # doctest: +SKIP
     ...     client.load_ad("/21775744923/example/native")
@@ -34,11 +36,14 @@ class Server:
         port: int,
         stderr: collections.deque[str],
         stderr_thread: threading.Thread | None = None,
+        unix_path: str | None = None,
     ) -> None:
         self.process = process
         self._stderr_thread = stderr_thread
         self.host = host
         self.port = port
+        #: The Unix domain socket it serves too (``Server.start(unix=PATH)``), else None.
+        self.unix_path = unix_path
         self._stderr = stderr
 
     @classmethod
@@ -51,10 +56,19 @@ class Server:
         port: int = 0,
         env: Mapping[str, str] | None = None,
         startup_timeout: float = 10.0,
+        unix: str | os.PathLike[str] | None = None,
     ) -> Server:
-        """Starts the server on ``host:port`` (0: a free port) and waits for its address."""
+        """Starts the server on ``host:port`` (0: a free port) and waits for its address.
+
+        With ``unix=PATH`` it also serves the Unix domain socket ``PATH`` (``--unix PATH``; the
+        server creates it with mode 0600 and removes it when it exits), and ``start`` waits for
+        that too.
+        """
         binary = resolve_binary(path)
-        argv = server_argv(binary, ["--tcp", f"{host}:{port}", *args], stdio=False)
+        sockets = ["--tcp", f"{host}:{port}"]
+        if unix is not None:
+            sockets += ["--unix", os.fspath(unix)]
+        argv = server_argv(binary, [*sockets, *args], stdio=False)
         proc = subprocess.Popen(
             argv,
             stdin=subprocess.DEVNULL,
@@ -63,32 +77,44 @@ class Server:
             env=dict(env) if env is not None else None,
         )
         lines: collections.deque[str] = collections.deque(maxlen=500)
-        found: queue.Queue[tuple[str, int] | None] = queue.Queue()
+        found: queue.Queue[tuple[str, int] | str | None] = queue.Queue()
         assert proc.stderr is not None
 
         def drain(stream: IO[bytes]) -> None:
-            reported = False
+            reported = reported_unix = False
             for raw in iter(stream.readline, b""):
                 line = raw.decode("utf-8", "replace").rstrip("\r\n")
                 lines.append(line)
                 if not reported and (address := parse_listening(line)) is not None:
                     reported = True
                     found.put(address)
+                if not reported_unix and (unix_path := parse_listening_unix(line)) is not None:
+                    reported_unix = True
+                    found.put(unix_path)
             found.put(None)
 
         thread = threading.Thread(target=drain, args=(proc.stderr,), name="native-ads-server-stderr", daemon=True)
         thread.start()
-        try:
-            address = found.get(timeout=startup_timeout)
-        except queue.Empty:
-            address = None
-        if address is None:
+        address: tuple[str, int] | None = None
+        unix_path: str | None = None
+        deadline = time.monotonic() + startup_timeout
+        while address is None or (unix is not None and unix_path is None):
+            try:
+                item = found.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if item is None:
+                break
+            if isinstance(item, str):
+                unix_path = item
+            else:
+                address = item
+        if address is None or (unix is not None and unix_path is None):
             proc.kill()
             proc.wait()
-            raise RuntimeError(
-                f"{' '.join(argv)} did not report 'listening on HOST:PORT': " + " | ".join(list(lines)[-5:])
-            )
-        return cls(proc, address[0], address[1], lines, thread)
+            wanted = "'listening on HOST:PORT'" + (" and 'listening on unix:PATH'" if unix is not None else "")
+            raise RuntimeError(f"{' '.join(argv)} did not report {wanted}: " + " | ".join(list(lines)[-5:]))
+        return cls(proc, address[0], address[1], lines, thread, unix_path)
 
     @property
     def address(self) -> tuple[str, int]:
@@ -105,6 +131,21 @@ class Server:
     async def connect_async(self, framing: Framing | str = "ndjson", *, timeout: float | None = None) -> AsyncClient:
         """A new :class:`AsyncClient` connected to this server."""
         return await AsyncClient.connect(self.host, self.port, framing, timeout=timeout)
+
+    def connect_unix(self, framing: Framing | str = "ndjson", *, timeout: float | None = None) -> Client:
+        """A new :class:`Client` connected to this server's Unix domain socket."""
+        return Client.connect_unix(self._unix(), framing, timeout=timeout)
+
+    async def connect_unix_async(
+        self, framing: Framing | str = "ndjson", *, timeout: float | None = None
+    ) -> AsyncClient:
+        """A new :class:`AsyncClient` connected to this server's Unix domain socket."""
+        return await AsyncClient.connect_unix(self._unix(), framing, timeout=timeout)
+
+    def _unix(self) -> str:
+        if self.unix_path is None:
+            raise RuntimeError("this server serves no Unix domain socket: start it with Server.start(unix=PATH)")
+        return self.unix_path
 
     def stop(self, timeout: float = 10.0) -> int:
         """SIGTERM (the server flushes and exits 0); SIGKILL after ``timeout``. Returns the exit status."""
@@ -130,4 +171,5 @@ class Server:
         self.stop()
 
     def __repr__(self) -> str:
-        return f"<Server {self.host}:{self.port} pid {self.process.pid}>"
+        unix = f" unix:{self.unix_path}" if self.unix_path is not None else ""
+        return f"<Server {self.host}:{self.port}{unix} pid {self.process.pid}>"
