@@ -1,7 +1,11 @@
-// NativeAdsClient: one JSON-RPC 2.0 connection to a native-ads server (its stdio, or TCP).
+// NativeAdsClient: one JSON-RPC 2.0 connection to a native-ads server (its stdio, TCP, or a Unix
+// domain socket).
 import { AdapterError, ConnectionClosedError, ErrorCodes, NativeAdsError, RequestTimeoutError, } from "./errors.js";
 import { encodeMessage, MessageReader } from "./framing.js";
 import { SocketTransport, SpawnTransport } from "./transport.js";
+/** How many cancelled request ids a client remembers, to drop their late answers quietly (the
+ * oldest are forgotten first; a forgotten one's answer is reported as a `protocolError`). */
+const ABANDONED_LIMIT = 10000;
 /**
  * A connection to a native-ads server. Create one with {@link NativeAdsClient.spawn} (a new
  * server process over stdio) or {@link NativeAdsClient.connect} (TCP). Each RPC method is an
@@ -13,27 +17,37 @@ export class NativeAdsClient {
     framing;
     /** For a spawned server started with `listen`: where it serves TCP. */
     tcpAddress;
+    /** For a spawned server started with `unix`: the socket path it reported. */
+    unixPath;
     transport;
     reader = new MessageReader();
     options;
     nextId = 1;
     pending = new Map();
+    /** Requests this client cancelled (aborted, timed out): id → method, to drop their answers. */
+    abandoned = new Map();
+    shutdownAnswered = false;
+    exitSent = false;
     listeners = new Map();
     requestHandlers = new Map();
     adapters = new Map();
     closeError;
     isClosed = false;
     closing;
-    constructor(transport, options, tcpAddress) {
+    constructor(transport, options, tcpAddress, unixPath) {
         this.transport = transport;
         this.options = options;
         this.framing = options.framing ?? "ndjson";
         this.tcpAddress = tcpAddress;
+        this.unixPath = unixPath;
         this.requestHandlers.set("adapter.loadNativeAd", (params, id) => this.answerAdapterLoad(params, id));
     }
     // -------------------------------------------------------------------------------------------
     // Connecting
-    /** Starts `path --stdio [args]` and connects to its stdin/stdout. */
+    /**
+     * Starts `path --stdio [args]` and connects to its stdin/stdout. `close()` then ends the
+     * server: `shutdown`, `exit`, stdin closed, the process awaited (see {@link close}).
+     */
     static async spawn(options) {
         checkFraming(options.framing);
         const args = [...(options.args ?? [])];
@@ -41,33 +55,54 @@ export class NativeAdsClient {
             args.unshift("--stdio");
         if (options.listen !== undefined)
             args.push("--tcp", options.listen);
+        if (options.unix !== undefined)
+            args.push("--unix", options.unix);
+        const servesSocket = (flag) => args.some((a) => a === flag || a.startsWith(`${flag}=`));
         const transport = await SpawnTransport.start({
             path: options.path,
             args,
             env: options.env,
             cwd: options.cwd,
             stderr: options.stderr ?? "pipe",
-            servesTcp: options.listen !== undefined || args.some((a) => a === "--tcp" || a.startsWith("--tcp=")),
+            servesTcp: servesSocket("--tcp") || servesSocket("--unix"),
         });
         let address;
-        if (options.listen !== undefined) {
-            try {
-                const m = await transport.waitForStderr(/listening on (\S+):(\d+)/, options.startTimeoutMs ?? 10000);
+        let unixPath;
+        try {
+            const startTimeoutMs = options.startTimeoutMs ?? 10000;
+            if (options.listen !== undefined) {
+                const m = await transport.waitForStderr(/listening on (?!unix:)(\S+):(\d+)/, startTimeoutMs);
                 address = { host: m[1], port: Number(m[2]) };
             }
-            catch (error) {
-                transport.child.kill("SIGKILL");
-                throw error;
+            if (options.unix !== undefined) {
+                const m = await transport.waitForStderr(/listening on unix:(.+?)\s*$/m, startTimeoutMs);
+                unixPath = m[1];
             }
         }
-        const client = new NativeAdsClient(transport, options, address);
+        catch (error) {
+            transport.child.kill("SIGKILL");
+            throw error;
+        }
+        const client = new NativeAdsClient(transport, options, address, unixPath);
         transport.attach({ data: (chunk) => client.onData(chunk), closed: (error) => client.onClosed(error) });
         return client;
     }
-    /** Connects over TCP. */
+    /** Connects over TCP (`port`, `host`) or to a Unix domain socket (`socketPath`). */
     static async connect(options) {
         checkFraming(options.framing);
-        const transport = await SocketTransport.open(options.host ?? "127.0.0.1", options.port, options.connectTimeoutMs ?? 10000);
+        let target;
+        if (options.socketPath !== undefined) {
+            if (options.port !== undefined)
+                throw new TypeError("connect: give either port (TCP) or socketPath (Unix), not both");
+            target = { path: options.socketPath };
+        }
+        else if (options.port !== undefined) {
+            target = { host: options.host ?? "127.0.0.1", port: options.port };
+        }
+        else {
+            throw new TypeError("connect: give port (TCP) or socketPath (a Unix domain socket)");
+        }
+        const transport = await SocketTransport.open(target, options.connectTimeoutMs ?? 10000);
         const client = new NativeAdsClient(transport, options);
         transport.attach({ data: (chunk) => client.onData(chunk), closed: (error) => client.onClosed(error) });
         return client;
@@ -89,39 +124,126 @@ export class NativeAdsClient {
         return this.transport instanceof SpawnTransport ? this.transport.stderr : "";
     }
     /**
-     * Closes the connection: for a spawned server, ends its stdin and waits for it to exit (it
-     * finishes what is in flight first); for TCP, closes the socket. Requests still waiting are
-     * rejected with {@link ConnectionClosedError}. The server releases the ads this connection
-     * loaded and unregisters its adapters.
+     * Closes the connection. A server this client spawned is ended the LSP way: `shutdown` (its
+     * answer awaited at most `closeTimeoutMs`), `exit`, stdin closed, and the process awaited (at
+     * most `closeTimeoutMs`; it exits 0); only a process that lingers gets SIGTERM, then SIGKILL.
+     * A server that does not know `shutdown` (`-32601`) is ended by stdin EOF alone (and SIGTERM
+     * when it also serves TCP or a Unix socket, since it then outlives its stdin). For a socket,
+     * closes it. Requests still waiting are rejected with {@link ConnectionClosedError}. The
+     * server releases the ads this connection loaded and unregisters its adapters.
      */
     close() {
+        return this.closeConnection(true);
+    }
+    /**
+     * `shutdown` (contract section 8): the server finishes what is in flight, and from then on
+     * answers every request of this connection but `exit` with -32600. Resolves with its result
+     * (null). `close()` sends it for you.
+     */
+    async shutdown(options) {
+        const result = await this.request("shutdown", undefined, options);
+        this.shutdownAnswered = true;
+        return result;
+    }
+    /**
+     * `exit` (a notification): on a spawned server's stdio, ends the process (status 0 after
+     * `shutdown`, 1 without); on a TCP or Unix socket connection, closes that connection only.
+     * Call `close()` after it all the same (it then only waits).
+     */
+    exit() {
+        this.notify("exit");
+        this.exitSent = true;
+    }
+    closeConnection(graceful) {
         if (!this.closing) {
-            this.closing = this.transport.close(this.options.closeTimeoutMs ?? 5000).then(() => this.onClosed());
+            this.closing = (async () => {
+                const timeoutMs = this.options.closeTimeoutMs ?? 5000;
+                if (this.transport instanceof SpawnTransport) {
+                    const exitSent = graceful ? await this.endSpawnedServer(timeoutMs) : false;
+                    await this.transport.close(timeoutMs, { exitSent });
+                }
+                else {
+                    await this.transport.close(timeoutMs);
+                }
+                this.onClosed();
+            })();
         }
         return this.closing;
     }
+    /** `shutdown` then `exit` to a spawned server that is still there; true once `exit` went out
+     * (the server then ends by itself). */
+    async endSpawnedServer(timeoutMs) {
+        if (this.exitSent)
+            return true;
+        if (this.isClosed || this.exitCode !== undefined)
+            return false;
+        if (!this.shutdownAnswered) {
+            try {
+                await this.shutdown({ timeoutMs });
+            }
+            catch (error) {
+                if (error instanceof ConnectionClosedError)
+                    return false;
+                if (error instanceof NativeAdsError && error.code === ErrorCodes.methodNotFound)
+                    return false; // an older server
+                // timed out, or refused: `exit` still ends the process
+            }
+        }
+        if (this.isClosed)
+            return false;
+        try {
+            this.exit();
+        }
+        catch {
+            return false;
+        }
+        return true;
+    }
     // -------------------------------------------------------------------------------------------
     // Generic JSON-RPC
-    /** Sends a request and resolves with its result (rejects with a NativeAdsError). */
-    request(method, params) {
+    /**
+     * Sends a request and resolves with its result (rejects with a NativeAdsError). `options`:
+     * an AbortSignal that cancels it, a timeout (see {@link RequestOptions}).
+     */
+    request(method, params, options = {}) {
         if (this.isClosed) {
             return Promise.reject(new ConnectionClosedError(this.closedMessage(), { method }));
         }
+        const signal = options.signal;
+        if (signal?.aborted)
+            return Promise.reject(abortReason(signal));
         const id = this.nextId++;
         return new Promise((resolve, reject) => {
-            const timeoutMs = this.options.requestTimeoutMs ?? 0;
-            const timer = timeoutMs > 0
-                ? setTimeout(() => {
-                    if (this.pending.delete(id))
-                        reject(new RequestTimeoutError(method, timeoutMs));
-                }, timeoutMs)
-                : undefined;
-            this.pending.set(id, { method, resolve: resolve, reject, timer });
+            const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs ?? 0;
+            const timer = timeoutMs > 0 ? setTimeout(() => this.cancelPending(id, new RequestTimeoutError(method, timeoutMs)), timeoutMs) : undefined;
+            const onAbort = () => this.cancelPending(id, abortReason(signal));
+            signal?.addEventListener("abort", onAbort, { once: true });
+            const cleanup = () => {
+                if (timer)
+                    clearTimeout(timer);
+                signal?.removeEventListener("abort", onAbort);
+            };
+            this.pending.set(id, { method, resolve: resolve, reject, cleanup });
             const message = { jsonrpc: "2.0", id, method };
             if (params !== undefined)
                 message.params = params;
             this.send(message);
         });
+    }
+    /** Gives up on a pending request: rejects it with `error`, sends `$/cancelRequest` for it,
+     * and remembers its id so that its late answer (-32800, or a result that raced) is dropped. */
+    cancelPending(id, error) {
+        const pending = this.pending.get(id);
+        if (!pending)
+            return;
+        this.pending.delete(id);
+        pending.cleanup();
+        this.abandoned.set(id, pending.method);
+        if (this.abandoned.size > ABANDONED_LIMIT)
+            this.abandoned.delete(this.abandoned.keys().next().value);
+        if (!this.isClosed)
+            this.send({ jsonrpc: "2.0", method: "$/cancelRequest", params: { id } });
+        pending.reject(error);
     }
     /** Sends a notification (never answered). */
     notify(method, params) {
@@ -193,105 +315,105 @@ export class NativeAdsClient {
     // -------------------------------------------------------------------------------------------
     // The ad loader and ads (contract section 4)
     /** Loads 1 to `numberOfAds` ads. Rejects with {@link AdLoadError} (1000–1999). */
-    loadAd(params) {
-        return this.request("loadAd", params);
+    loadAd(params, options) {
+        return this.request("loadAd", params, options);
     }
     /** A text asset, or null when the ad has no such text asset. */
-    stringForKey(adId, key) {
-        return this.request("stringForKey", { adId, key });
+    stringForKey(adId, key, options) {
+        return this.request("stringForKey", { adId, key }, options);
     }
     /** An image asset (`icon`, `image`, a custom format's image asset, `_adChoices`), or null. */
-    imageForKey(adId, key) {
-        return this.request("imageForKey", { adId, key });
+    imageForKey(adId, key, options) {
+        return this.request("imageForKey", { adId, key }, options);
     }
     /** Clicks an asset; says what the caller should open. */
-    performClickOnAsset(adId, key, options) {
-        return this.request("performClickOnAsset", { adId, key, ...options });
+    performClickOnAsset(adId, key, options, requestOptions) {
+        return this.request("performClickOnAsset", { adId, key, ...options }, requestOptions);
     }
     /** Records the impression: `recorded` true the first time only. */
-    recordImpression(adId) {
-        return this.request("recordImpression", { adId });
+    recordImpression(adId, options) {
+        return this.request("recordImpression", { adId }, options);
     }
     /** Enables this connection's custom click handler for a custom-format ad (`customClick`). */
-    setCustomClickHandler(adId, enabled) {
-        return this.request("setCustomClickHandler", { adId, enabled });
+    setCustomClickHandler(adId, enabled, options) {
+        return this.request("setCustomClickHandler", { adId, enabled }, options);
     }
     /** Releases the ad: every later call naming it gets 2001. */
-    releaseAd(adId) {
-        return this.request("releaseAd", { adId });
+    releaseAd(adId, options) {
+        return this.request("releaseAd", { adId }, options);
     }
     // -------------------------------------------------------------------------------------------
     // Ad view, viewability, full screen, Mute This Ad, video (contract section 7)
     /** Registers the native ad view: which assets are clickable. */
-    registerAdView(adId, assets = {}) {
-        return this.request("registerAdView", { adId, ...assets });
+    registerAdView(adId, assets = {}, options) {
+        return this.request("registerAdView", { adId, ...assets }, options);
     }
-    unregisterAdView(adId) {
-        return this.request("unregisterAdView", { adId });
+    unregisterAdView(adId, options) {
+        return this.request("unregisterAdView", { adId }, options);
     }
     /** Reports what is on screen; the first visible pixel of a registered ad records its impression. */
-    reportVisibility(adId, visiblePixels) {
-        return this.request("reportVisibility", { adId, visiblePixels });
+    reportVisibility(adId, visiblePixels, options) {
+        return this.request("reportVisibility", { adId, visiblePixels }, options);
     }
     /** The user came back from what a click opened (`willDismissScreen`, `didDismissScreen`). */
-    reportScreenDismissed(adId) {
-        return this.request("reportScreenDismissed", { adId });
+    reportScreenDismissed(adId, options) {
+        return this.request("reportScreenDismissed", { adId }, options);
     }
     /** Mutes the ad (one of its `muteThisAdReasons`, or none). */
-    muteThisAd(adId, reason) {
-        return this.request("muteThisAd", reason === undefined ? { adId } : { adId, reason });
+    muteThisAd(adId, reason, options) {
+        return this.request("muteThisAd", reason === undefined ? { adId } : { adId, reason }, options);
     }
     /** play / pause / stop / mute / unmute (applies only with custom controls enabled). */
-    videoControl(adId, action) {
-        return this.request("videoControl", { adId, action });
+    videoControl(adId, action, options) {
+        return this.request("videoControl", { adId, action }, options);
     }
     /** The video state, or null for an ad without video. */
-    getVideoState(adId) {
-        return this.request("getVideoState", { adId });
+    getVideoState(adId, options) {
+        return this.request("getVideoState", { adId }, options);
     }
     /** The process's event log, oldest first. */
-    getEvents(filter = {}) {
-        return this.request("getEvents", filter);
+    getEvents(filter = {}, options) {
+        return this.request("getEvents", filter, options);
     }
     // -------------------------------------------------------------------------------------------
     // The store
-    storeDefineFormat(format) {
-        return this.request("store.defineFormat", { format });
+    storeDefineFormat(format, options) {
+        return this.request("store.defineFormat", { format }, options);
     }
-    storePutCreative(creative) {
-        return this.request("store.putCreative", { creative });
+    storePutCreative(creative, options) {
+        return this.request("store.putCreative", { creative }, options);
     }
-    storePutAdUnit(adUnit) {
-        return this.request("store.putAdUnit", { adUnit });
+    storePutAdUnit(adUnit, options) {
+        return this.request("store.putAdUnit", { adUnit }, options);
     }
-    storeRemove(kind, id) {
-        return this.request("store.remove", { kind, id });
+    storeRemove(kind, id, options) {
+        return this.request("store.remove", { kind, id }, options);
     }
-    storeList() {
-        return this.request("store.list", {});
+    storeList(options) {
+        return this.request("store.list", {}, options);
     }
     // -------------------------------------------------------------------------------------------
     // Discovery
     /** `rpc.discover`: the service's OpenRPC document. */
-    discover() {
-        return this.request("rpc.discover");
+    discover(options) {
+        return this.request("rpc.discover", undefined, options);
     }
     /** `formats.schema`: the JSON Schema (draft 2020-12) of an ad format, `"native"` or a
      * custom format ID (built-in or defined with `storeDefineFormat`). */
-    formatSchema(formatID) {
-        return this.request("formats.schema", { formatID });
+    formatSchema(formatID, options) {
+        return this.request("formats.schema", { formatID }, options);
     }
     // -------------------------------------------------------------------------------------------
     // Mediation: the adapter role (docs/mediation.md)
     /** `mediation.registerAdapter`: this connection answers that class's loads. Prefer
      * {@link serveAdapter}, which also installs the handler. */
-    registerAdapter(adapterClassName) {
-        return this.request("mediation.registerAdapter", { adapterClassName });
+    registerAdapter(adapterClassName, options) {
+        return this.request("mediation.registerAdapter", { adapterClassName }, options);
     }
     /** `mediation.unregisterAdapter` (and stop answering that class's loads). */
-    unregisterAdapter(adapterClassName) {
+    unregisterAdapter(adapterClassName, options) {
         this.adapters.delete(adapterClassName);
-        return this.request("mediation.unregisterAdapter", { adapterClassName });
+        return this.request("mediation.unregisterAdapter", { adapterClassName }, options);
     }
     /**
      * Serves a mediation adapter class over this connection: registers it and answers each
@@ -319,20 +441,20 @@ export class NativeAdsClient {
     }
     /** `adapter.reportImpression`: the network recorded the impression of an ad this connection
      * mapped (counted once). */
-    reportImpression(adId) {
-        return this.request("adapter.reportImpression", { adId });
+    reportImpression(adId, options) {
+        return this.request("adapter.reportImpression", { adId }, options);
     }
     /** `adapter.reportClick`: the network handled a click on an ad this connection mapped. */
-    reportClick(adId) {
-        return this.request("adapter.reportClick", { adId });
+    reportClick(adId, options) {
+        return this.request("adapter.reportClick", { adId }, options);
     }
     /** `adapter.reportVideoEvent`: becomes the app's `videoEvent`. */
-    reportVideoEvent(adId, event) {
-        return this.request("adapter.reportVideoEvent", { adId, event });
+    reportVideoEvent(adId, event, options) {
+        return this.request("adapter.reportVideoEvent", { adId, event }, options);
     }
     /** `adapter.reportFullScreen`: becomes the app's `adEvent`. */
-    reportFullScreen(adId, event) {
-        return this.request("adapter.reportFullScreen", { adId, event });
+    reportFullScreen(adId, event, options) {
+        return this.request("adapter.reportFullScreen", { adId, event }, options);
     }
     // -------------------------------------------------------------------------------------------
     // Internals
@@ -345,7 +467,7 @@ export class NativeAdsClient {
             if (item.error) {
                 this.emit("protocolError", item.error);
                 if (item.error.fatal)
-                    void this.close();
+                    void this.closeConnection(false);
                 continue;
             }
             const message = item.message;
@@ -372,6 +494,9 @@ export class NativeAdsClient {
         const id = m.id;
         const pending = typeof id === "number" ? this.pending.get(id) : undefined;
         if (!pending) {
+            // The late answer of a request this client cancelled: dropped, quietly.
+            if (typeof id === "number" && this.abandoned.delete(id))
+                return;
             const error = m.error;
             const description = error ? `error ${error.code} ${error.message}` : "a result";
             this.emit("protocolError", Object.assign(new Error(`the server sent ${description} for no waiting request (id ${JSON.stringify(id)})`), {
@@ -380,8 +505,7 @@ export class NativeAdsClient {
             return;
         }
         this.pending.delete(id);
-        if (pending.timer)
-            clearTimeout(pending.timer);
+        pending.cleanup();
         if (m.error !== undefined && m.error !== null) {
             pending.reject(NativeAdsError.fromResponse(m.error, pending.method));
         }
@@ -459,8 +583,7 @@ export class NativeAdsClient {
         const pending = [...this.pending.values()];
         this.pending.clear();
         for (const p of pending) {
-            if (p.timer)
-                clearTimeout(p.timer);
+            p.cleanup();
             p.reject(new ConnectionClosedError(this.closedMessage(), { method: p.method }));
         }
         this.emit("close", error ? { error } : {});
@@ -469,6 +592,14 @@ export class NativeAdsClient {
         const why = this.closeError ? `: ${this.closeError.message}` : "";
         return `Connection closed (${this.transport.description})${why}`;
     }
+}
+/** What a request aborted with `signal` rejects with: its reason, else an `AbortError`. */
+function abortReason(signal) {
+    if (signal.reason !== undefined)
+        return signal.reason;
+    const error = new Error("This operation was aborted");
+    error.name = "AbortError";
+    return error;
 }
 function checkFraming(framing) {
     if (framing !== undefined && framing !== "ndjson" && framing !== "content-length") {

@@ -8,10 +8,15 @@ import type { JsonRpcErrorObject, ResponseInfo } from "./types.js";
  * - `protocol`: the other JSON-RPC reserved and server codes (-32700, -32600, -32601, -32603,
  *   -32001, -32002)
  * - `closed`: the connection closed before the answer came: {@link ConnectionClosedError}
- * - `timeout`: no answer within the client's `requestTimeoutMs`: {@link RequestTimeoutError}
+ * - `timeout`: no answer within the request's `timeoutMs` (or the client's `requestTimeoutMs`):
+ *   {@link RequestTimeoutError}; the request was cancelled with `$/cancelRequest`
+ * - `cancelled`: -32800 `Request cancelled`, the server's answer to a request that a
+ *   `$/cancelRequest` cancelled: {@link RequestCancelledError} (the client drops the answers to
+ *   the requests it cancels itself; a request aborted with its `signal` rejects with the
+ *   signal's reason instead)
  * - `other`: any other code
  */
-export declare type NativeAdsErrorKind = "load" | "ad" | "invalidParams" | "protocol" | "closed" | "timeout" | "other";
+export declare type NativeAdsErrorKind = "load" | "ad" | "invalidParams" | "protocol" | "closed" | "timeout" | "cancelled" | "other";
 /** JSON-RPC and application error codes (contract section 3, docs/wire-format.md). */
 export declare const ErrorCodes: {
     readonly parseError: -32700;
@@ -25,6 +30,8 @@ export declare const ErrorCodes: {
     readonly connectionClosed: -32000;
     /** Client-side: no answer within `requestTimeoutMs`. */
     readonly requestTimeout: -32099;
+    /** The server's answer to a request cancelled with `$/cancelRequest` (contract section 8). */
+    readonly requestCancelled: -32800;
     readonly loadInvalidRequest: 1000;
     readonly loadNoFill: 1001;
     readonly loadNetworkError: 1002;
@@ -98,7 +105,18 @@ export declare class ConnectionClosedError extends NativeAdsError {
         data?: unknown;
     });
 }
-/** No answer within the client's `requestTimeoutMs`. */
+/** -32800 `Request cancelled`: the server's answer to a request that was cancelled with
+ * `$/cancelRequest` by someone else than this client's `signal` or timeout (those reject with
+ * the signal's reason or a {@link RequestTimeoutError}, and their late answers are dropped). */
+export declare class RequestCancelledError extends NativeAdsError {
+    readonly kind: "cancelled";
+    constructor(message?: string, options?: {
+        method?: string;
+        data?: unknown;
+    });
+}
+/** No answer within the request's `timeoutMs` (or the client's `requestTimeoutMs`): the client
+ * cancelled the request (`$/cancelRequest`) and drops its late answer. */
 export declare class RequestTimeoutError extends NativeAdsError {
     readonly kind: "timeout";
     constructor(method: string, timeoutMs: number);

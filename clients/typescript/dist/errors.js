@@ -13,6 +13,8 @@ export const ErrorCodes = {
     connectionClosed: -32000,
     /** Client-side: no answer within `requestTimeoutMs`. */
     requestTimeout: -32099,
+    /** The server's answer to a request cancelled with `$/cancelRequest` (contract section 8). */
+    requestCancelled: -32800,
     // Load errors: 1000 + GADErrorCode
     loadInvalidRequest: 1000,
     loadNoFill: 1001,
@@ -62,6 +64,8 @@ export class NativeAdsError extends Error {
                 return new AdObjectError(code, message, error.data, opts);
             case "invalidParams":
                 return new InvalidParamsError(code, message, error.data, opts);
+            case "cancelled":
+                return new RequestCancelledError(message, { ...opts, data: error.data });
             default:
                 return new NativeAdsError(code, message, error.data, opts);
         }
@@ -79,6 +83,8 @@ export function kindOfCode(code) {
         return "closed";
     if (code === ErrorCodes.requestTimeout)
         return "timeout";
+    if (code === ErrorCodes.requestCancelled)
+        return "cancelled";
     if (code >= -32768 && code <= -32000)
         return "protocol";
     return "other";
@@ -141,7 +147,18 @@ export class ConnectionClosedError extends NativeAdsError {
         this.name = "ConnectionClosedError";
     }
 }
-/** No answer within the client's `requestTimeoutMs`. */
+/** -32800 `Request cancelled`: the server's answer to a request that was cancelled with
+ * `$/cancelRequest` by someone else than this client's `signal` or timeout (those reject with
+ * the signal's reason or a {@link RequestTimeoutError}, and their late answers are dropped). */
+export class RequestCancelledError extends NativeAdsError {
+    kind = "cancelled";
+    constructor(message = "Request cancelled", options) {
+        super(ErrorCodes.requestCancelled, message, options?.data, { kind: "cancelled", method: options?.method });
+        this.name = "RequestCancelledError";
+    }
+}
+/** No answer within the request's `timeoutMs` (or the client's `requestTimeoutMs`): the client
+ * cancelled the request (`$/cancelRequest`) and drops its late answer. */
 export class RequestTimeoutError extends NativeAdsError {
     kind = "timeout";
     constructor(method, timeoutMs) {

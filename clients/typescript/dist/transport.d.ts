@@ -16,8 +16,15 @@ export interface SpawnTransportOptions {
     env?: Record<string, string | undefined>;
     cwd?: string;
     stderr: "pipe" | "inherit" | "ignore";
-    /** Also serving TCP: stdin EOF does not stop the server, so close() sends SIGTERM. */
+    /** Also serving TCP or a Unix socket: stdin EOF does not stop the server, so close() sends
+     * SIGTERM (unless `exit` was sent, which ends the process by itself). */
     servesTcp: boolean;
+}
+/** How `SpawnTransport.close` ends the process. */
+export interface SpawnCloseOptions {
+    /** `exit` went out (after `shutdown`): the process ends by itself once stdin is closed too;
+     * SIGTERM only if it lingers past the timeout. */
+    exitSent?: boolean;
 }
 /** A server process spoken to over its stdin/stdout. */
 export declare class SpawnTransport implements Transport {
@@ -43,11 +50,18 @@ export declare class SpawnTransport implements Transport {
     /** Resolves with the first match of `pattern` in stderr (rejects if the process exits). */
     waitForStderr(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray>;
     write(data: Uint8Array): void;
-    close(timeoutMs: number): Promise<void>;
+    close(timeoutMs: number, options?: SpawnCloseOptions): Promise<void>;
     private onStderr;
     private finish;
 }
-/** A TCP connection to a running server. */
+/** Where a socket connects: a TCP host and port, or a Unix domain socket's path. */
+export declare type SocketTarget = {
+    host: string;
+    port: number;
+} | {
+    path: string;
+};
+/** A TCP or Unix domain socket connection to a running server. */
 export declare class SocketTransport implements Transport {
     private readonly socket;
     readonly description: string;
@@ -57,7 +71,7 @@ export declare class SocketTransport implements Transport {
     private events;
     private lastError;
     private constructor();
-    static open(host: string, port: number, timeoutMs: number): Promise<SocketTransport>;
+    static open(target: SocketTarget, timeoutMs: number): Promise<SocketTransport>;
     attach(events: TransportEvents): void;
     write(data: Uint8Array): void;
     close(timeoutMs: number): Promise<void>;

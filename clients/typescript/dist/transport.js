@@ -1,4 +1,4 @@
-// Byte transports: a spawned server's stdin/stdout, or a TCP socket. Internal.
+// Byte transports: a spawned server's stdin/stdout, or a socket (TCP or Unix domain). Internal.
 import { spawn as spawnProcess } from "node:child_process";
 import { createConnection } from "node:net";
 const STDERR_TAIL_BYTES = 16 * 1024;
@@ -115,10 +115,10 @@ export class SpawnTransport {
             return;
         stdin.write(data);
     }
-    async close(timeoutMs) {
+    async close(timeoutMs, options = {}) {
         if (this.exitInfo === undefined) {
             this.child.stdin?.end();
-            if (this.options.servesTcp)
+            if (this.options.servesTcp && !options.exitSent)
                 this.child.kill("SIGTERM");
             const timedOut = await timesOut(this.exited, timeoutMs);
             if (timedOut && this.exitInfo === undefined) {
@@ -149,7 +149,7 @@ export class SpawnTransport {
         this.events?.closed(why);
     }
 }
-/** A TCP connection to a running server. */
+/** A TCP or Unix domain socket connection to a running server. */
 export class SocketTransport {
     socket;
     description;
@@ -158,23 +158,26 @@ export class SocketTransport {
     resolveClosed;
     events;
     lastError;
-    constructor(socket, host, port) {
+    constructor(socket, description) {
         this.socket = socket;
-        this.description = `tcp://${host}:${port}`;
+        this.description = description;
         this.closedPromise = new Promise((resolve) => (this.resolveClosed = resolve));
     }
-    static open(host, port, timeoutMs) {
-        const socket = createConnection({ host, port });
-        socket.setNoDelay(true);
-        const transport = new SocketTransport(socket, host, port);
+    static open(target, timeoutMs) {
+        const isUnix = "path" in target;
+        const where = isUnix ? `unix:${target.path}` : `${target.host}:${target.port}`;
+        const socket = isUnix ? createConnection({ path: target.path }) : createConnection({ host: target.host, port: target.port });
+        if (!isUnix)
+            socket.setNoDelay(true);
+        const transport = new SocketTransport(socket, isUnix ? where : `tcp://${where}`);
         return new Promise((resolve, reject) => {
             const timer = setTimeout(() => {
                 socket.destroy();
-                reject(new Error(`cannot connect to ${host}:${port}: timed out after ${timeoutMs} ms`));
+                reject(new Error(`cannot connect to ${where}: timed out after ${timeoutMs} ms`));
             }, timeoutMs);
             const onError = (error) => {
                 clearTimeout(timer);
-                reject(new Error(`cannot connect to ${host}:${port}: ${error.message}`));
+                reject(new Error(`cannot connect to ${where}: ${error.message}`));
             };
             socket.once("error", onError);
             socket.once("connect", () => {

@@ -1,4 +1,5 @@
-// NativeAdsClient: one JSON-RPC 2.0 connection to a native-ads server (its stdio, or TCP).
+// NativeAdsClient: one JSON-RPC 2.0 connection to a native-ads server (its stdio, TCP, or a Unix
+// domain socket).
 
 import {
   AdapterError,
@@ -8,7 +9,7 @@ import {
   RequestTimeoutError,
 } from "./errors.js";
 import { encodeMessage, MessageReader, type Framing } from "./framing.js";
-import { SocketTransport, SpawnTransport, type Transport } from "./transport.js";
+import { SocketTransport, SpawnTransport, type SocketTarget, type Transport } from "./transport.js";
 import type {
   AdapterFullScreenEvent,
   AdapterLoad,
@@ -54,13 +55,42 @@ import type {
   VideoState,
 } from "./types.js";
 
+/**
+ * The part of an `AbortSignal` the client uses (structural, so that the declarations need no DOM
+ * or Node types): any `AbortSignal` (`new AbortController().signal`, `AbortSignal.timeout(ms)`)
+ * is one.
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+/** Per-request options: the last argument of every method. */
+export interface RequestOptions {
+  /**
+   * Aborting it cancels the request: the client sends `$/cancelRequest {"id"}` (the server stops
+   * the work and answers `-32800`, an answer the client drops, as it drops a result that raced
+   * the cancellation) and the promise rejects with `signal.reason` (an `AbortError`
+   * `DOMException` for a plain `abort()`). A signal aborted already rejects at once, and
+   * nothing is sent.
+   */
+  signal?: AbortSignalLike;
+  /** Reject with {@link RequestTimeoutError} (and cancel the request the same way) when no
+   * answer came within this many ms; overrides the client's `requestTimeoutMs` (0: none). */
+  timeoutMs?: number;
+}
+
 /** Options common to every connection. */
 export interface ConnectionOptions {
   /** How this connection frames its messages (the server answers in the same). Default "ndjson". */
   framing?: Framing;
-  /** Reject a request that gets no answer within this many ms (default 0: wait forever). */
+  /** Reject (and cancel, see {@link RequestOptions.timeoutMs}) a request that gets no answer
+   * within this many ms (default 0: wait forever). */
   requestTimeoutMs?: number;
-  /** How long `close()` waits for the server to finish before forcing it (default 5000 ms). */
+  /** How long `close()` waits at each step of ending a spawned server (the `shutdown` answer,
+   * the process's exit) before forcing it, or for a socket to close (default 5000 ms). */
   closeTimeoutMs?: number;
   /** Called with every message sent and received (parsed), e.g. to log or validate them. */
   trace?: (direction: "send" | "receive", message: unknown) => void;
@@ -70,13 +100,14 @@ export interface ConnectionOptions {
 export interface SpawnOptions extends ConnectionOptions {
   /** The `native-ads` executable. */
   path: string;
-  /** Extra arguments (`--seed 1`, `--store FILE`...); `--stdio` is added when missing. With a
-   * `--tcp` here (or `listen`), `close()` also sends SIGTERM, since the server then outlives
-   * its stdin. */
+  /** Extra arguments (`--seed 1`, `--store FILE`...); `--stdio` is added when missing. */
   args?: string[];
   /** Also serve TCP at this address (`"127.0.0.1:0"` picks a free port): `spawn` then waits
    * for the server's `listening on HOST:PORT` and sets {@link NativeAdsClient.tcpAddress}. */
   listen?: string;
+  /** Also serve a Unix domain socket at this path (`--unix PATH`): `spawn` then waits for the
+   * server's `listening on unix:PATH` and sets {@link NativeAdsClient.unixPath}. */
+  unix?: string;
   env?: Record<string, string | undefined>;
   cwd?: string;
   /** The server's stderr: kept (the last 16 KiB, see {@link NativeAdsClient.stderr}), passed
@@ -86,11 +117,15 @@ export interface SpawnOptions extends ConnectionOptions {
   startTimeoutMs?: number;
 }
 
-/** `NativeAdsClient.connect`: a TCP connection to a running server. */
+/** `NativeAdsClient.connect`: a TCP (`host`, `port`) or Unix domain socket (`socketPath`)
+ * connection to a running server. */
 export interface ConnectOptions extends ConnectionOptions {
   /** Default "127.0.0.1". */
   host?: string;
-  port: number;
+  /** The TCP port (`native-ads --tcp HOST:PORT`); give this or `socketPath`. */
+  port?: number;
+  /** A Unix domain socket (`native-ads --unix PATH`), instead of `host` and `port`. */
+  socketPath?: string;
   /** Default 10000 ms. */
   connectTimeoutMs?: number;
 }
@@ -116,9 +151,14 @@ type Listener = (payload: any) => void;
 interface Pending {
   method: string;
   resolve(value: unknown): void;
-  reject(error: Error): void;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  reject(error: unknown): void;
+  /** Clears the timer and the abort listener. */
+  cleanup(): void;
 }
+
+/** How many cancelled request ids a client remembers, to drop their late answers quietly (the
+ * oldest are forgotten first; a forgotten one's answer is reported as a `protocolError`). */
+const ABANDONED_LIMIT = 10000;
 
 /** The TCP address a spawned server listens on. */
 export interface TcpAddress {
@@ -137,12 +177,18 @@ export class NativeAdsClient {
   readonly framing: Framing;
   /** For a spawned server started with `listen`: where it serves TCP. */
   readonly tcpAddress: TcpAddress | undefined;
+  /** For a spawned server started with `unix`: the socket path it reported. */
+  readonly unixPath: string | undefined;
 
   private readonly transport: Transport;
   private readonly reader = new MessageReader();
   private readonly options: ConnectionOptions;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  /** Requests this client cancelled (aborted, timed out): id → method, to drop their answers. */
+  private readonly abandoned = new Map<number, string>();
+  private shutdownAnswered = false;
+  private exitSent = false;
   private readonly listeners = new Map<string, Listener[]>();
   private readonly requestHandlers = new Map<string, ServerRequestHandler>();
   private readonly adapters = new Map<string, AdapterHandler>();
@@ -150,50 +196,71 @@ export class NativeAdsClient {
   private isClosed = false;
   private closing: Promise<void> | undefined;
 
-  private constructor(transport: Transport, options: ConnectionOptions, tcpAddress?: TcpAddress) {
+  private constructor(transport: Transport, options: ConnectionOptions, tcpAddress?: TcpAddress, unixPath?: string) {
     this.transport = transport;
     this.options = options;
     this.framing = options.framing ?? "ndjson";
     this.tcpAddress = tcpAddress;
+    this.unixPath = unixPath;
     this.requestHandlers.set("adapter.loadNativeAd", (params, id) => this.answerAdapterLoad(params, id));
   }
 
   // -------------------------------------------------------------------------------------------
   // Connecting
 
-  /** Starts `path --stdio [args]` and connects to its stdin/stdout. */
+  /**
+   * Starts `path --stdio [args]` and connects to its stdin/stdout. `close()` then ends the
+   * server: `shutdown`, `exit`, stdin closed, the process awaited (see {@link close}).
+   */
   static async spawn(options: SpawnOptions): Promise<NativeAdsClient> {
     checkFraming(options.framing);
     const args = [...(options.args ?? [])];
     if (!args.includes("--stdio")) args.unshift("--stdio");
     if (options.listen !== undefined) args.push("--tcp", options.listen);
+    if (options.unix !== undefined) args.push("--unix", options.unix);
+    const servesSocket = (flag: string) => args.some((a) => a === flag || a.startsWith(`${flag}=`));
     const transport = await SpawnTransport.start({
       path: options.path,
       args,
       env: options.env,
       cwd: options.cwd,
       stderr: options.stderr ?? "pipe",
-      servesTcp: options.listen !== undefined || args.some((a) => a === "--tcp" || a.startsWith("--tcp=")),
+      servesTcp: servesSocket("--tcp") || servesSocket("--unix"),
     });
     let address: TcpAddress | undefined;
-    if (options.listen !== undefined) {
-      try {
-        const m = await transport.waitForStderr(/listening on (\S+):(\d+)/, options.startTimeoutMs ?? 10000);
+    let unixPath: string | undefined;
+    try {
+      const startTimeoutMs = options.startTimeoutMs ?? 10000;
+      if (options.listen !== undefined) {
+        const m = await transport.waitForStderr(/listening on (?!unix:)(\S+):(\d+)/, startTimeoutMs);
         address = { host: m[1]!, port: Number(m[2]) };
-      } catch (error) {
-        transport.child.kill("SIGKILL");
-        throw error;
       }
+      if (options.unix !== undefined) {
+        const m = await transport.waitForStderr(/listening on unix:(.+?)\s*$/m, startTimeoutMs);
+        unixPath = m[1]!;
+      }
+    } catch (error) {
+      transport.child.kill("SIGKILL");
+      throw error;
     }
-    const client = new NativeAdsClient(transport, options, address);
+    const client = new NativeAdsClient(transport, options, address, unixPath);
     transport.attach({ data: (chunk) => client.onData(chunk), closed: (error) => client.onClosed(error) });
     return client;
   }
 
-  /** Connects over TCP. */
+  /** Connects over TCP (`port`, `host`) or to a Unix domain socket (`socketPath`). */
   static async connect(options: ConnectOptions): Promise<NativeAdsClient> {
     checkFraming(options.framing);
-    const transport = await SocketTransport.open(options.host ?? "127.0.0.1", options.port, options.connectTimeoutMs ?? 10000);
+    let target: SocketTarget;
+    if (options.socketPath !== undefined) {
+      if (options.port !== undefined) throw new TypeError("connect: give either port (TCP) or socketPath (Unix), not both");
+      target = { path: options.socketPath };
+    } else if (options.port !== undefined) {
+      target = { host: options.host ?? "127.0.0.1", port: options.port };
+    } else {
+      throw new TypeError("connect: give port (TCP) or socketPath (a Unix domain socket)");
+    }
+    const transport = await SocketTransport.open(target, options.connectTimeoutMs ?? 10000);
     const client = new NativeAdsClient(transport, options);
     transport.attach({ data: (chunk) => client.onData(chunk), closed: (error) => client.onClosed(error) });
     return client;
@@ -220,40 +287,120 @@ export class NativeAdsClient {
   }
 
   /**
-   * Closes the connection: for a spawned server, ends its stdin and waits for it to exit (it
-   * finishes what is in flight first); for TCP, closes the socket. Requests still waiting are
-   * rejected with {@link ConnectionClosedError}. The server releases the ads this connection
-   * loaded and unregisters its adapters.
+   * Closes the connection. A server this client spawned is ended the LSP way: `shutdown` (its
+   * answer awaited at most `closeTimeoutMs`), `exit`, stdin closed, and the process awaited (at
+   * most `closeTimeoutMs`; it exits 0); only a process that lingers gets SIGTERM, then SIGKILL.
+   * A server that does not know `shutdown` (`-32601`) is ended by stdin EOF alone (and SIGTERM
+   * when it also serves TCP or a Unix socket, since it then outlives its stdin). For a socket,
+   * closes it. Requests still waiting are rejected with {@link ConnectionClosedError}. The
+   * server releases the ads this connection loaded and unregisters its adapters.
    */
   close(): Promise<void> {
+    return this.closeConnection(true);
+  }
+
+  /**
+   * `shutdown` (contract section 8): the server finishes what is in flight, and from then on
+   * answers every request of this connection but `exit` with -32600. Resolves with its result
+   * (null). `close()` sends it for you.
+   */
+  async shutdown(options?: RequestOptions): Promise<null> {
+    const result = await this.request<null>("shutdown", undefined, options);
+    this.shutdownAnswered = true;
+    return result;
+  }
+
+  /**
+   * `exit` (a notification): on a spawned server's stdio, ends the process (status 0 after
+   * `shutdown`, 1 without); on a TCP or Unix socket connection, closes that connection only.
+   * Call `close()` after it all the same (it then only waits).
+   */
+  exit(): void {
+    this.notify("exit");
+    this.exitSent = true;
+  }
+
+  private closeConnection(graceful: boolean): Promise<void> {
     if (!this.closing) {
-      this.closing = this.transport.close(this.options.closeTimeoutMs ?? 5000).then(() => this.onClosed());
+      this.closing = (async () => {
+        const timeoutMs = this.options.closeTimeoutMs ?? 5000;
+        if (this.transport instanceof SpawnTransport) {
+          const exitSent = graceful ? await this.endSpawnedServer(timeoutMs) : false;
+          await this.transport.close(timeoutMs, { exitSent });
+        } else {
+          await this.transport.close(timeoutMs);
+        }
+        this.onClosed();
+      })();
     }
     return this.closing;
+  }
+
+  /** `shutdown` then `exit` to a spawned server that is still there; true once `exit` went out
+   * (the server then ends by itself). */
+  private async endSpawnedServer(timeoutMs: number): Promise<boolean> {
+    if (this.exitSent) return true;
+    if (this.isClosed || this.exitCode !== undefined) return false;
+    if (!this.shutdownAnswered) {
+      try {
+        await this.shutdown({ timeoutMs });
+      } catch (error) {
+        if (error instanceof ConnectionClosedError) return false;
+        if (error instanceof NativeAdsError && error.code === ErrorCodes.methodNotFound) return false; // an older server
+        // timed out, or refused: `exit` still ends the process
+      }
+    }
+    if (this.isClosed) return false;
+    try {
+      this.exit();
+    } catch {
+      return false;
+    }
+    return true;
   }
 
   // -------------------------------------------------------------------------------------------
   // Generic JSON-RPC
 
-  /** Sends a request and resolves with its result (rejects with a NativeAdsError). */
-  request<T = unknown>(method: string, params?: object): Promise<T> {
+  /**
+   * Sends a request and resolves with its result (rejects with a NativeAdsError). `options`:
+   * an AbortSignal that cancels it, a timeout (see {@link RequestOptions}).
+   */
+  request<T = unknown>(method: string, params?: object, options: RequestOptions = {}): Promise<T> {
     if (this.isClosed) {
       return Promise.reject(new ConnectionClosedError(this.closedMessage(), { method }));
     }
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      const timeoutMs = this.options.requestTimeoutMs ?? 0;
+      const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs ?? 0;
       const timer =
-        timeoutMs > 0
-          ? setTimeout(() => {
-              if (this.pending.delete(id)) reject(new RequestTimeoutError(method, timeoutMs));
-            }, timeoutMs)
-          : undefined;
-      this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer });
+        timeoutMs > 0 ? setTimeout(() => this.cancelPending(id, new RequestTimeoutError(method, timeoutMs)), timeoutMs) : undefined;
+      const onAbort = () => this.cancelPending(id, abortReason(signal!));
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const cleanup = () => {
+        if (timer) clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, cleanup });
       const message: JsonRpcRequest = { jsonrpc: "2.0", id, method };
       if (params !== undefined) message.params = params;
       this.send(message);
     });
+  }
+
+  /** Gives up on a pending request: rejects it with `error`, sends `$/cancelRequest` for it,
+   * and remembers its id so that its late answer (-32800, or a result that raced) is dropped. */
+  private cancelPending(id: number, error: unknown): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    pending.cleanup();
+    this.abandoned.set(id, pending.method);
+    if (this.abandoned.size > ABANDONED_LIMIT) this.abandoned.delete(this.abandoned.keys().next().value as number);
+    if (!this.isClosed) this.send({ jsonrpc: "2.0", method: "$/cancelRequest", params: { id } });
+    pending.reject(error);
   }
 
   /** Sends a notification (never answered). */
@@ -347,117 +494,122 @@ export class NativeAdsClient {
   // The ad loader and ads (contract section 4)
 
   /** Loads 1 to `numberOfAds` ads. Rejects with {@link AdLoadError} (1000–1999). */
-  loadAd(params: LoadAdParams): Promise<LoadAdResult> {
-    return this.request("loadAd", params);
+  loadAd(params: LoadAdParams, options?: RequestOptions): Promise<LoadAdResult> {
+    return this.request("loadAd", params, options);
   }
 
   /** A text asset, or null when the ad has no such text asset. */
-  stringForKey(adId: string, key: string): Promise<string | null> {
-    return this.request("stringForKey", { adId, key });
+  stringForKey(adId: string, key: string, options?: RequestOptions): Promise<string | null> {
+    return this.request("stringForKey", { adId, key }, options);
   }
 
   /** An image asset (`icon`, `image`, a custom format's image asset, `_adChoices`), or null. */
-  imageForKey(adId: string, key: string): Promise<Image | null> {
-    return this.request("imageForKey", { adId, key });
+  imageForKey(adId: string, key: string, options?: RequestOptions): Promise<Image | null> {
+    return this.request("imageForKey", { adId, key }, options);
   }
 
   /** Clicks an asset; says what the caller should open. */
-  performClickOnAsset(adId: string, key: string, options?: PerformClickOptions): Promise<ClickResult> {
-    return this.request("performClickOnAsset", { adId, key, ...options });
+  performClickOnAsset(
+    adId: string,
+    key: string,
+    options?: PerformClickOptions,
+    requestOptions?: RequestOptions,
+  ): Promise<ClickResult> {
+    return this.request("performClickOnAsset", { adId, key, ...options }, requestOptions);
   }
 
   /** Records the impression: `recorded` true the first time only. */
-  recordImpression(adId: string): Promise<RecordImpressionResult> {
-    return this.request("recordImpression", { adId });
+  recordImpression(adId: string, options?: RequestOptions): Promise<RecordImpressionResult> {
+    return this.request("recordImpression", { adId }, options);
   }
 
   /** Enables this connection's custom click handler for a custom-format ad (`customClick`). */
-  setCustomClickHandler(adId: string, enabled: boolean): Promise<SetCustomClickHandlerResult> {
-    return this.request("setCustomClickHandler", { adId, enabled });
+  setCustomClickHandler(adId: string, enabled: boolean, options?: RequestOptions): Promise<SetCustomClickHandlerResult> {
+    return this.request("setCustomClickHandler", { adId, enabled }, options);
   }
 
   /** Releases the ad: every later call naming it gets 2001. */
-  releaseAd(adId: string): Promise<ReleaseAdResult> {
-    return this.request("releaseAd", { adId });
+  releaseAd(adId: string, options?: RequestOptions): Promise<ReleaseAdResult> {
+    return this.request("releaseAd", { adId }, options);
   }
 
   // -------------------------------------------------------------------------------------------
   // Ad view, viewability, full screen, Mute This Ad, video (contract section 7)
 
   /** Registers the native ad view: which assets are clickable. */
-  registerAdView(adId: string, assets: AdViewAssets = {}): Promise<RegisterAdViewResult> {
-    return this.request("registerAdView", { adId, ...assets });
+  registerAdView(adId: string, assets: AdViewAssets = {}, options?: RequestOptions): Promise<RegisterAdViewResult> {
+    return this.request("registerAdView", { adId, ...assets }, options);
   }
 
-  unregisterAdView(adId: string): Promise<UnregisterAdViewResult> {
-    return this.request("unregisterAdView", { adId });
+  unregisterAdView(adId: string, options?: RequestOptions): Promise<UnregisterAdViewResult> {
+    return this.request("unregisterAdView", { adId }, options);
   }
 
   /** Reports what is on screen; the first visible pixel of a registered ad records its impression. */
-  reportVisibility(adId: string, visiblePixels: number): Promise<ReportVisibilityResult> {
-    return this.request("reportVisibility", { adId, visiblePixels });
+  reportVisibility(adId: string, visiblePixels: number, options?: RequestOptions): Promise<ReportVisibilityResult> {
+    return this.request("reportVisibility", { adId, visiblePixels }, options);
   }
 
   /** The user came back from what a click opened (`willDismissScreen`, `didDismissScreen`). */
-  reportScreenDismissed(adId: string): Promise<ReportScreenDismissedResult> {
-    return this.request("reportScreenDismissed", { adId });
+  reportScreenDismissed(adId: string, options?: RequestOptions): Promise<ReportScreenDismissedResult> {
+    return this.request("reportScreenDismissed", { adId }, options);
   }
 
   /** Mutes the ad (one of its `muteThisAdReasons`, or none). */
-  muteThisAd(adId: string, reason?: string): Promise<MuteThisAdResult> {
-    return this.request("muteThisAd", reason === undefined ? { adId } : { adId, reason });
+  muteThisAd(adId: string, reason?: string, options?: RequestOptions): Promise<MuteThisAdResult> {
+    return this.request("muteThisAd", reason === undefined ? { adId } : { adId, reason }, options);
   }
 
   /** play / pause / stop / mute / unmute (applies only with custom controls enabled). */
-  videoControl(adId: string, action: VideoAction): Promise<VideoControlResult> {
-    return this.request("videoControl", { adId, action });
+  videoControl(adId: string, action: VideoAction, options?: RequestOptions): Promise<VideoControlResult> {
+    return this.request("videoControl", { adId, action }, options);
   }
 
   /** The video state, or null for an ad without video. */
-  getVideoState(adId: string): Promise<VideoState | null> {
-    return this.request("getVideoState", { adId });
+  getVideoState(adId: string, options?: RequestOptions): Promise<VideoState | null> {
+    return this.request("getVideoState", { adId }, options);
   }
 
   /** The process's event log, oldest first. */
-  getEvents(filter: GetEventsParams = {}): Promise<GetEventsResult> {
-    return this.request("getEvents", filter);
+  getEvents(filter: GetEventsParams = {}, options?: RequestOptions): Promise<GetEventsResult> {
+    return this.request("getEvents", filter, options);
   }
 
   // -------------------------------------------------------------------------------------------
   // The store
 
-  storeDefineFormat(format: Format): Promise<DefineFormatResult> {
-    return this.request("store.defineFormat", { format });
+  storeDefineFormat(format: Format, options?: RequestOptions): Promise<DefineFormatResult> {
+    return this.request("store.defineFormat", { format }, options);
   }
 
-  storePutCreative(creative: Creative): Promise<PutCreativeResult> {
-    return this.request("store.putCreative", { creative });
+  storePutCreative(creative: Creative, options?: RequestOptions): Promise<PutCreativeResult> {
+    return this.request("store.putCreative", { creative }, options);
   }
 
-  storePutAdUnit(adUnit: AdUnit): Promise<PutAdUnitResult> {
-    return this.request("store.putAdUnit", { adUnit });
+  storePutAdUnit(adUnit: AdUnit, options?: RequestOptions): Promise<PutAdUnitResult> {
+    return this.request("store.putAdUnit", { adUnit }, options);
   }
 
-  storeRemove(kind: StoreItemKind, id: string): Promise<StoreRemoveResult> {
-    return this.request("store.remove", { kind, id });
+  storeRemove(kind: StoreItemKind, id: string, options?: RequestOptions): Promise<StoreRemoveResult> {
+    return this.request("store.remove", { kind, id }, options);
   }
 
-  storeList(): Promise<StoreListResult> {
-    return this.request("store.list", {});
+  storeList(options?: RequestOptions): Promise<StoreListResult> {
+    return this.request("store.list", {}, options);
   }
 
   // -------------------------------------------------------------------------------------------
   // Discovery
 
   /** `rpc.discover`: the service's OpenRPC document. */
-  discover(): Promise<OpenRpcDocument> {
-    return this.request("rpc.discover");
+  discover(options?: RequestOptions): Promise<OpenRpcDocument> {
+    return this.request("rpc.discover", undefined, options);
   }
 
   /** `formats.schema`: the JSON Schema (draft 2020-12) of an ad format, `"native"` or a
    * custom format ID (built-in or defined with `storeDefineFormat`). */
-  formatSchema(formatID: string): Promise<JsonObject> {
-    return this.request("formats.schema", { formatID });
+  formatSchema(formatID: string, options?: RequestOptions): Promise<JsonObject> {
+    return this.request("formats.schema", { formatID }, options);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -465,14 +617,14 @@ export class NativeAdsClient {
 
   /** `mediation.registerAdapter`: this connection answers that class's loads. Prefer
    * {@link serveAdapter}, which also installs the handler. */
-  registerAdapter(adapterClassName: string): Promise<RegisterAdapterResult> {
-    return this.request("mediation.registerAdapter", { adapterClassName });
+  registerAdapter(adapterClassName: string, options?: RequestOptions): Promise<RegisterAdapterResult> {
+    return this.request("mediation.registerAdapter", { adapterClassName }, options);
   }
 
   /** `mediation.unregisterAdapter` (and stop answering that class's loads). */
-  unregisterAdapter(adapterClassName: string): Promise<UnregisterAdapterResult> {
+  unregisterAdapter(adapterClassName: string, options?: RequestOptions): Promise<UnregisterAdapterResult> {
     this.adapters.delete(adapterClassName);
-    return this.request("mediation.unregisterAdapter", { adapterClassName });
+    return this.request("mediation.unregisterAdapter", { adapterClassName }, options);
   }
 
   /**
@@ -500,23 +652,23 @@ export class NativeAdsClient {
 
   /** `adapter.reportImpression`: the network recorded the impression of an ad this connection
    * mapped (counted once). */
-  reportImpression(adId: string): Promise<AdapterReportResult> {
-    return this.request("adapter.reportImpression", { adId });
+  reportImpression(adId: string, options?: RequestOptions): Promise<AdapterReportResult> {
+    return this.request("adapter.reportImpression", { adId }, options);
   }
 
   /** `adapter.reportClick`: the network handled a click on an ad this connection mapped. */
-  reportClick(adId: string): Promise<AdapterReportResult> {
-    return this.request("adapter.reportClick", { adId });
+  reportClick(adId: string, options?: RequestOptions): Promise<AdapterReportResult> {
+    return this.request("adapter.reportClick", { adId }, options);
   }
 
   /** `adapter.reportVideoEvent`: becomes the app's `videoEvent`. */
-  reportVideoEvent(adId: string, event: AdapterVideoEvent): Promise<AdapterReportResult> {
-    return this.request("adapter.reportVideoEvent", { adId, event });
+  reportVideoEvent(adId: string, event: AdapterVideoEvent, options?: RequestOptions): Promise<AdapterReportResult> {
+    return this.request("adapter.reportVideoEvent", { adId, event }, options);
   }
 
   /** `adapter.reportFullScreen`: becomes the app's `adEvent`. */
-  reportFullScreen(adId: string, event: AdapterFullScreenEvent): Promise<AdapterReportResult> {
-    return this.request("adapter.reportFullScreen", { adId, event });
+  reportFullScreen(adId: string, event: AdapterFullScreenEvent, options?: RequestOptions): Promise<AdapterReportResult> {
+    return this.request("adapter.reportFullScreen", { adId, event }, options);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -531,7 +683,7 @@ export class NativeAdsClient {
     for (const item of this.reader.push(chunk).items) {
       if (item.error) {
         this.emit("protocolError", item.error);
-        if (item.error.fatal) void this.close();
+        if (item.error.fatal) void this.closeConnection(false);
         continue;
       }
       const message = item.message;
@@ -555,6 +707,8 @@ export class NativeAdsClient {
     const id = m.id;
     const pending = typeof id === "number" ? this.pending.get(id) : undefined;
     if (!pending) {
+      // The late answer of a request this client cancelled: dropped, quietly.
+      if (typeof id === "number" && this.abandoned.delete(id)) return;
       const error = m.error as JsonRpcErrorObject | undefined;
       const description = error ? `error ${error.code} ${error.message}` : "a result";
       this.emit(
@@ -566,7 +720,7 @@ export class NativeAdsClient {
       return;
     }
     this.pending.delete(id as number);
-    if (pending.timer) clearTimeout(pending.timer);
+    pending.cleanup();
     if (m.error !== undefined && m.error !== null) {
       pending.reject(NativeAdsError.fromResponse(m.error as JsonRpcErrorObject, pending.method));
     } else {
@@ -640,7 +794,7 @@ export class NativeAdsClient {
     const pending = [...this.pending.values()];
     this.pending.clear();
     for (const p of pending) {
-      if (p.timer) clearTimeout(p.timer);
+      p.cleanup();
       p.reject(new ConnectionClosedError(this.closedMessage(), { method: p.method }));
     }
     this.emit("close", error ? { error } : {});
@@ -650,6 +804,14 @@ export class NativeAdsClient {
     const why = this.closeError ? `: ${this.closeError.message}` : "";
     return `Connection closed (${this.transport.description})${why}`;
   }
+}
+
+/** What a request aborted with `signal` rejects with: its reason, else an `AbortError`. */
+function abortReason(signal: AbortSignalLike): unknown {
+  if (signal.reason !== undefined) return signal.reason;
+  const error = new Error("This operation was aborted");
+  error.name = "AbortError";
+  return error;
 }
 
 function checkFraming(framing: unknown): void {

@@ -12,10 +12,23 @@ import type { JsonRpcErrorObject, ResponseInfo } from "./types.js";
  * - `protocol`: the other JSON-RPC reserved and server codes (-32700, -32600, -32601, -32603,
  *   -32001, -32002)
  * - `closed`: the connection closed before the answer came: {@link ConnectionClosedError}
- * - `timeout`: no answer within the client's `requestTimeoutMs`: {@link RequestTimeoutError}
+ * - `timeout`: no answer within the request's `timeoutMs` (or the client's `requestTimeoutMs`):
+ *   {@link RequestTimeoutError}; the request was cancelled with `$/cancelRequest`
+ * - `cancelled`: -32800 `Request cancelled`, the server's answer to a request that a
+ *   `$/cancelRequest` cancelled: {@link RequestCancelledError} (the client drops the answers to
+ *   the requests it cancels itself; a request aborted with its `signal` rejects with the
+ *   signal's reason instead)
  * - `other`: any other code
  */
-export type NativeAdsErrorKind = "load" | "ad" | "invalidParams" | "protocol" | "closed" | "timeout" | "other";
+export type NativeAdsErrorKind =
+  | "load"
+  | "ad"
+  | "invalidParams"
+  | "protocol"
+  | "closed"
+  | "timeout"
+  | "cancelled"
+  | "other";
 
 /** JSON-RPC and application error codes (contract section 3, docs/wire-format.md). */
 export const ErrorCodes = {
@@ -30,6 +43,8 @@ export const ErrorCodes = {
   connectionClosed: -32000,
   /** Client-side: no answer within `requestTimeoutMs`. */
   requestTimeout: -32099,
+  /** The server's answer to a request cancelled with `$/cancelRequest` (contract section 8). */
+  requestCancelled: -32800,
   // Load errors: 1000 + GADErrorCode
   loadInvalidRequest: 1000,
   loadNoFill: 1001,
@@ -82,6 +97,8 @@ export class NativeAdsError extends Error {
         return new AdObjectError(code, message, error.data, opts);
       case "invalidParams":
         return new InvalidParamsError(code, message, error.data, opts);
+      case "cancelled":
+        return new RequestCancelledError(message, { ...opts, data: error.data });
       default:
         return new NativeAdsError(code, message, error.data, opts);
     }
@@ -95,6 +112,7 @@ export function kindOfCode(code: number): NativeAdsErrorKind {
   if (code === ErrorCodes.invalidParams) return "invalidParams";
   if (code === ErrorCodes.connectionClosed) return "closed";
   if (code === ErrorCodes.requestTimeout) return "timeout";
+  if (code === ErrorCodes.requestCancelled) return "cancelled";
   if (code >= -32768 && code <= -32000) return "protocol";
   return "other";
 }
@@ -165,7 +183,19 @@ export class ConnectionClosedError extends NativeAdsError {
   }
 }
 
-/** No answer within the client's `requestTimeoutMs`. */
+/** -32800 `Request cancelled`: the server's answer to a request that was cancelled with
+ * `$/cancelRequest` by someone else than this client's `signal` or timeout (those reject with
+ * the signal's reason or a {@link RequestTimeoutError}, and their late answers are dropped). */
+export class RequestCancelledError extends NativeAdsError {
+  override readonly kind: "cancelled" = "cancelled";
+  constructor(message = "Request cancelled", options?: { method?: string; data?: unknown }) {
+    super(ErrorCodes.requestCancelled, message, options?.data, { kind: "cancelled", method: options?.method });
+    this.name = "RequestCancelledError";
+  }
+}
+
+/** No answer within the request's `timeoutMs` (or the client's `requestTimeoutMs`): the client
+ * cancelled the request (`$/cancelRequest`) and drops its late answer. */
 export class RequestTimeoutError extends NativeAdsError {
   override readonly kind: "timeout" = "timeout";
   constructor(method: string, timeoutMs: number) {

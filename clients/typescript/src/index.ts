@@ -6,9 +6,11 @@ export {
   type AdapterRegistration,
   type ConnectOptions,
   type ConnectionOptions,
+  type RequestOptions,
   type ServerRequestHandler,
   type SpawnOptions,
   type TcpAddress,
+  type AbortSignalLike,
 } from "./client.js";
 export {
   AdapterError,
@@ -18,6 +20,7 @@ export {
   ErrorCodes,
   InvalidParamsError,
   NativeAdsError,
+  RequestCancelledError,
   RequestTimeoutError,
   kindOfCode,
   type NativeAdsErrorKind,

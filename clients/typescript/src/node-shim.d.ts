@@ -45,7 +45,7 @@ declare module "node:net" {
     once(event: "close", listener: (hadError: boolean) => void): this;
     removeListener(event: string, listener: (...args: any[]) => void): this;
   }
-  export function createConnection(options: { host?: string; port: number }): Socket;
+  export function createConnection(options: { host?: string; port: number } | { path: string }): Socket;
 }
 
 declare module "node:child_process" {

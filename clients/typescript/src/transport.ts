@@ -1,4 +1,4 @@
-// Byte transports: a spawned server's stdin/stdout, or a TCP socket. Internal.
+// Byte transports: a spawned server's stdin/stdout, or a socket (TCP or Unix domain). Internal.
 
 import { spawn as spawnProcess, type ChildProcess } from "node:child_process";
 import { createConnection, type Socket } from "node:net";
@@ -24,8 +24,16 @@ export interface SpawnTransportOptions {
   env?: Record<string, string | undefined>;
   cwd?: string;
   stderr: "pipe" | "inherit" | "ignore";
-  /** Also serving TCP: stdin EOF does not stop the server, so close() sends SIGTERM. */
+  /** Also serving TCP or a Unix socket: stdin EOF does not stop the server, so close() sends
+   * SIGTERM (unless `exit` was sent, which ends the process by itself). */
   servesTcp: boolean;
+}
+
+/** How `SpawnTransport.close` ends the process. */
+export interface SpawnCloseOptions {
+  /** `exit` went out (after `shutdown`): the process ends by itself once stdin is closed too;
+   * SIGTERM only if it lingers past the timeout. */
+  exitSent?: boolean;
 }
 
 /** A server process spoken to over its stdin/stdout. */
@@ -147,10 +155,10 @@ export class SpawnTransport implements Transport {
     stdin.write(data);
   }
 
-  async close(timeoutMs: number): Promise<void> {
+  async close(timeoutMs: number, options: SpawnCloseOptions = {}): Promise<void> {
     if (this.exitInfo === undefined) {
       this.child.stdin?.end();
-      if (this.options.servesTcp) this.child.kill("SIGTERM");
+      if (this.options.servesTcp && !options.exitSent) this.child.kill("SIGTERM");
       const timedOut = await timesOut(this.exited, timeoutMs);
       if (timedOut && this.exitInfo === undefined) {
         this.child.kill("SIGTERM");
@@ -181,7 +189,10 @@ export class SpawnTransport implements Transport {
   }
 }
 
-/** A TCP connection to a running server. */
+/** Where a socket connects: a TCP host and port, or a Unix domain socket's path. */
+export type SocketTarget = { host: string; port: number } | { path: string };
+
+/** A TCP or Unix domain socket connection to a running server. */
 export class SocketTransport implements Transport {
   readonly description: string;
   private isClosed = false;
@@ -190,23 +201,25 @@ export class SocketTransport implements Transport {
   private events: TransportEvents | undefined;
   private lastError: Error | undefined;
 
-  private constructor(private readonly socket: Socket, host: string, port: number) {
-    this.description = `tcp://${host}:${port}`;
+  private constructor(private readonly socket: Socket, description: string) {
+    this.description = description;
     this.closedPromise = new Promise((resolve) => (this.resolveClosed = resolve));
   }
 
-  static open(host: string, port: number, timeoutMs: number): Promise<SocketTransport> {
-    const socket = createConnection({ host, port });
-    socket.setNoDelay(true);
-    const transport = new SocketTransport(socket, host, port);
+  static open(target: SocketTarget, timeoutMs: number): Promise<SocketTransport> {
+    const isUnix = "path" in target;
+    const where = isUnix ? `unix:${target.path}` : `${target.host}:${target.port}`;
+    const socket = isUnix ? createConnection({ path: target.path }) : createConnection({ host: target.host, port: target.port });
+    if (!isUnix) socket.setNoDelay(true);
+    const transport = new SocketTransport(socket, isUnix ? where : `tcp://${where}`);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         socket.destroy();
-        reject(new Error(`cannot connect to ${host}:${port}: timed out after ${timeoutMs} ms`));
+        reject(new Error(`cannot connect to ${where}: timed out after ${timeoutMs} ms`));
       }, timeoutMs);
       const onError = (error: Error) => {
         clearTimeout(timer);
-        reject(new Error(`cannot connect to ${host}:${port}: ${error.message}`));
+        reject(new Error(`cannot connect to ${where}: ${error.message}`));
       };
       socket.once("error", onError);
       socket.once("connect", () => {
