@@ -1,6 +1,7 @@
 """The asyncio client: the same methods as coroutines, callbacks sync or async, the adapter role.
 
-Every test runs over stdio and TCP in both framings (``net``); bodies run with ``asyncio.run``.
+Every test runs over stdio, TCP and a Unix socket in both framings (``net``); bodies run with
+``asyncio.run``.
 """
 
 from __future__ import annotations
@@ -295,8 +296,7 @@ def test_async_server_going_away_closes_the_client_before_calls_fail(net: Any) -
                 c.process.kill()
                 server = None
             else:
-                server = native_ads.Server.start()
-                c = await server.connect_async(net.framing)
+                server, c = await net.start_server_async()
                 await c.load_ad(NATIVE_UNIT)
                 assert server.stop() == 0
             try:

@@ -1,6 +1,6 @@
 """The sync client against the real binary: every method, notifications, errors.
 
-Every test runs over stdio and TCP, each in both framings (the ``net`` fixture).
+Every test runs over stdio, TCP and a Unix socket, each in both framings (the ``net`` fixture).
 """
 
 from __future__ import annotations
@@ -538,7 +538,7 @@ def test_close_and_calls_after_close(net: Any) -> None:
     with pytest.raises(ConnectionClosedError):
         c.record_impression(ad_id)
     # the ads a connection loaded are released when it closes
-    if net.transport == "tcp":
+    if net.transport != "stdio":
         with pytest.raises(AdNotFound):
             net.other().record_impression(ad_id)
 
@@ -554,8 +554,7 @@ def test_server_going_away_fails_pending_and_later_calls(net: Any) -> None:
             c.process.kill()
             server = None
         else:
-            server = native_ads.Server.start()
-            c = server.connect(net.framing)
+            server, c = net.start_server()
             c.load_ad(NATIVE_UNIT)
             assert server.stop() == 0
         try:

@@ -453,7 +453,7 @@ class AsyncClient(ClientBase, AsyncMethods):
             self._trace("recv", msg, entry[0] if entry else late)
             if entry is None:
                 if late is not None:
-                    log.debug("native_ads: late reply to a %s that timed out: %r", late, msg)
+                    log.debug("native_ads: late reply to a %s that was cancelled: %r", late, msg)
                 else:
                     log.warning("native_ads: a reply matches no request: %r", msg)
                 return

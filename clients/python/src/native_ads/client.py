@@ -531,7 +531,7 @@ class Client(ClientBase, SyncMethods):
             self._trace("recv", msg, pending.method if pending else late)
             if pending is None:
                 if late is not None:
-                    log.debug("native_ads: late reply to a %s that timed out: %r", late, msg)
+                    log.debug("native_ads: late reply to a %s that was cancelled: %r", late, msg)
                 elif msg.get("id") is not None or "error" not in msg:
                     log.warning("native_ads: a reply matches no request: %r", msg)
                 else:
