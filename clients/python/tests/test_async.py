@@ -10,7 +10,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from conftest import run
+from conftest import LIFECYCLE_METHODS, run
 from helpers import (
     ADMOB_UNIT,
     BACKFILL_UNIT,
@@ -132,7 +132,7 @@ def test_async_store_discover_and_errors(net: Any) -> None:
             schema = await c.formats_schema(CUSTOM_FORMAT)
             assert schema["type"] == "object"
             doc = await c.discover()
-            assert {m["name"] for m in doc["methods"]} <= set(native_ads.METHOD_NAMES.values())
+            assert {m["name"] for m in doc["methods"]} <= {*native_ads.METHOD_NAMES.values(), *LIFECYCLE_METHODS}
         finally:
             await net.aclose()
 

@@ -10,7 +10,7 @@ import threading
 from typing import Any
 
 import pytest
-from conftest import VALIDATOR
+from conftest import LIFECYCLE_METHODS, VALIDATOR
 from helpers import (
     ADMOB_UNIT,
     BACKFILL_UNIT,
@@ -467,7 +467,7 @@ def test_discover(net: Any) -> None:
     names = {m["name"] for m in doc["methods"]}
     assert "loadAd" in names and "rpc.discover" in names
     # the client has a method for every method the service documents
-    assert names - set(native_ads.METHOD_NAMES.values()) == set()
+    assert names - {*native_ads.METHOD_NAMES.values(), *LIFECYCLE_METHODS} == set()
 
 
 # ---------------------------------------------------------------------------------------------
