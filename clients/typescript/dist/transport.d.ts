@@ -34,6 +34,8 @@ export declare class SpawnTransport implements Transport {
     private stderrTail;
     private stderrWaiters;
     private exited;
+    /** The process ended and its stdio streams closed (all of its stderr was read). */
+    private streamsClosed;
     private exitInfo;
     private isClosed;
     private events;

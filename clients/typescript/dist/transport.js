@@ -10,6 +10,8 @@ export class SpawnTransport {
     stderrTail = "";
     stderrWaiters = [];
     exited;
+    /** The process ended and its stdio streams closed (all of its stderr was read). */
+    streamsClosed;
     exitInfo;
     isClosed = false;
     events;
@@ -23,6 +25,7 @@ export class SpawnTransport {
                 resolve({ code, signal });
             });
         });
+        this.streamsClosed = new Promise((resolve) => child.once("close", () => resolve()));
     }
     /** Starts the process; resolves once it runs (rejects when it cannot be started). */
     static start(options) {
@@ -100,7 +103,9 @@ export class SpawnTransport {
             if (check(this.stderrTail))
                 return;
             this.stderrWaiters.push(check);
-            void this.exited.then(({ code, signal }) => {
+            void this.exited.then(async ({ code, signal }) => {
+                // 'exit' may come before the last of stderr has been read: wait (bounded) for it
+                await timesOut(this.streamsClosed, 1000);
                 if (done)
                     return;
                 done = true;

@@ -72,6 +72,7 @@ declare module "node:child_process" {
     on(event: "error", listener: (error: Error) => void): this;
     on(event: "spawn", listener: () => void): this;
     once(event: "exit", listener: (code: number | null, signal: string | null) => void): this;
+    once(event: "close", listener: (code: number | null, signal: string | null) => void): this;
     once(event: "error", listener: (error: Error) => void): this;
     once(event: "spawn", listener: () => void): this;
     removeListener(event: string, listener: (...args: any[]) => void): this;

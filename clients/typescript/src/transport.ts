@@ -43,6 +43,8 @@ export class SpawnTransport implements Transport {
   private stderrTail = "";
   private stderrWaiters: ((text: string) => boolean)[] = [];
   private exited: Promise<{ code: number | null; signal: string | null }>;
+  /** The process ended and its stdio streams closed (all of its stderr was read). */
+  private streamsClosed: Promise<void>;
   private exitInfo: { code: number | null; signal: string | null } | undefined;
   private isClosed = false;
   private events: TransportEvents | undefined;
@@ -56,6 +58,7 @@ export class SpawnTransport implements Transport {
         resolve({ code, signal });
       });
     });
+    this.streamsClosed = new Promise((resolve) => child.once("close", () => resolve()));
   }
 
   /** Starts the process; resolves once it runs (rejects when it cannot be started). */
@@ -136,7 +139,9 @@ export class SpawnTransport implements Transport {
       }, timeoutMs);
       if (check(this.stderrTail)) return;
       this.stderrWaiters.push(check);
-      void this.exited.then(({ code, signal }) => {
+      void this.exited.then(async ({ code, signal }) => {
+        // 'exit' may come before the last of stderr has been read: wait (bounded) for it
+        await timesOut(this.streamsClosed, 1000);
         if (done) return;
         done = true;
         clearTimeout(timer);
