@@ -1,8 +1,11 @@
-// Shared test plumbing: the four connection configurations, a server per suite, reply
+// Shared test plumbing: the six connection configurations, a server per suite, reply
 // validation hooked into every client, and a notification recorder.
 
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, afterEach, test } from "node:test";
 import { NativeAdsClient } from "../dist/index.js";
 import { BIN, ReplyChecker } from "./contract.mjs";
@@ -15,7 +18,39 @@ export const CONFIGS = [
   { transport: "stdio", framing: "content-length" },
   { transport: "tcp", framing: "ndjson" },
   { transport: "tcp", framing: "content-length" },
+  { transport: "unix", framing: "ndjson" },
+  { transport: "unix", framing: "content-length" },
 ];
+
+let unixSupport;
+/** Whether the binary serves Unix domain sockets (its --help names --unix). */
+export function supportsUnix() {
+  if (unixSupport === undefined) {
+    let help = "";
+    try {
+      help = execFileSync(BIN, ["--help"], { encoding: "utf8", timeout: 30000, stdio: ["ignore", "pipe", "pipe"] });
+    } catch (e) {
+      help = `${e.stdout ?? ""}${e.stderr ?? ""}`;
+    }
+    unixSupport = help.includes("--unix");
+  }
+  return unixSupport;
+}
+
+export const NO_UNIX = "the server under test has no --unix yet (its --help does not name it)";
+
+/** `{skip}` for a describe/test of `config`: a Unix configuration skips (at run time, saying
+ * why) when the binary has no --unix. */
+export function skipFor(config) {
+  return config.transport === "unix" && !supportsUnix() ? { skip: NO_UNIX } : {};
+}
+
+/** A socket path in a new private directory, short enough for sun_path (108 bytes); `remove()`
+ * deletes the directory. */
+export function socketPath(name = "native-ads.sock") {
+  const dir = mkdtempSync(join(tmpdir(), "na-ts-"));
+  return { path: join(dir, name), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 export const configName = (c) => `${c.transport}/${c.framing}`;
 
@@ -48,17 +83,20 @@ function requireBinary() {
 }
 
 /**
- * Starts a server (`--stdio --tcp 127.0.0.1:0 --seed 1 [args]`) whose stdio speaks
- * `stdioFraming`. `open(config)` gives the connection a configuration asks for: the stdio
- * client itself, or a new TCP connection in that framing.
+ * Starts a server (`--stdio --tcp 127.0.0.1:0 [--unix PATH] --seed 1 [args]`) whose stdio speaks
+ * `stdioFraming` (the Unix socket when the binary has --unix). `open(config)` gives the
+ * connection a configuration asks for: the stdio client itself, or a new TCP or Unix socket
+ * connection in that framing.
  */
 export async function startServer(checker, { stdioFraming = "ndjson", args = [], label = "server" } = {}) {
   requireBinary();
+  const unix = supportsUnix() ? socketPath() : undefined;
   const stdio = await NativeAdsClient.spawn({
     path: BIN,
     args: ["--seed", "1", ...args],
     framing: stdioFraming,
     listen: "127.0.0.1:0",
+    unix: unix?.path,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
     trace: checker.tracer(`${label} stdio/${stdioFraming}`),
   });
@@ -67,6 +105,7 @@ export async function startServer(checker, { stdioFraming = "ndjson", args = [],
   const server = {
     stdio,
     address: stdio.tcpAddress,
+    unixPath: stdio.unixPath,
     async connect(framing, options = {}) {
       n += 1;
       const client = await NativeAdsClient.connect({
@@ -80,15 +119,30 @@ export async function startServer(checker, { stdioFraming = "ndjson", args = [],
       clients.push(client);
       return client;
     },
+    async connectUnix(framing, options = {}) {
+      assert.ok(stdio.unixPath, NO_UNIX);
+      n += 1;
+      const client = await NativeAdsClient.connect({
+        socketPath: stdio.unixPath,
+        framing,
+        requestTimeoutMs: REQUEST_TIMEOUT_MS,
+        trace: checker.tracer(`${label} unix#${n}/${framing}`),
+        ...options,
+      });
+      clients.push(client);
+      return client;
+    },
     async open(config) {
       if (config.transport === "stdio") {
         assert.equal(config.framing, stdioFraming, "stdio framing is chosen when the server starts");
         return stdio;
       }
+      if (config.transport === "unix") return server.connectUnix(config.framing);
       return server.connect(config.framing);
     },
     async close() {
       for (const c of clients.reverse()) await c.close();
+      unix?.remove();
       assert.equal(stdio.exitCode, 0, `the server exited with ${stdio.exitCode}; stderr:\n${stdio.stderr}`);
     },
   };

@@ -29,4 +29,11 @@ export const RPC_TO_CLIENT = {
   "adapter.reportVideoEvent": "reportVideoEvent",
   "adapter.reportFullScreen": "reportFullScreen",
   "rpc.discover": "discover",
+  shutdown: "shutdown",
+  exit: "exit",
+};
+
+/** Documented messages the client sends by itself rather than through a method of its own. */
+export const SENT_BY_THE_CLIENT = {
+  "$/cancelRequest": "for a request aborted with its signal, or timed out (RequestOptions)",
 };

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { AdapterError, AdLoadError, ConnectionClosedError, InvalidParamsError, RequestTimeoutError } from "../dist/index.js";
-import { recordNotifications, rejectsWith, sleep, startServer, useReplyValidation } from "../test-support/harness.mjs";
+import { recordNotifications, rejectsWith, skipFor, sleep, startServer, useReplyValidation } from "../test-support/harness.mjs";
 
 const checker = useReplyValidation();
 
@@ -15,6 +15,7 @@ const PAIRINGS = [
   { adapter: { transport: "stdio", framing: "content-length" }, app: { transport: "tcp", framing: "ndjson" } },
   { adapter: { transport: "tcp", framing: "ndjson" }, app: { transport: "stdio", framing: "content-length" } },
   { adapter: { transport: "tcp", framing: "content-length" }, app: { transport: "tcp", framing: "content-length" } },
+  { adapter: { transport: "unix", framing: "ndjson" }, app: { transport: "unix", framing: "content-length" } },
 ];
 const name = (c) => `${c.transport}/${c.framing}`;
 
@@ -42,7 +43,7 @@ function mappedAd(headline, extra = {}) {
 }
 
 for (const pairing of PAIRINGS) {
-  describe(`adapter over ${name(pairing.adapter)}, app over ${name(pairing.app)}`, () => {
+  describe(`adapter over ${name(pairing.adapter)}, app over ${name(pairing.app)}`, skipFor(pairing.adapter), () => {
     let server;
     let adapter;
     let app;

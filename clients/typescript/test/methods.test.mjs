@@ -1,5 +1,5 @@
-// Every app-side method, notification and error of the client, over stdio and TCP in both
-// framings, against the real binary. Every reply is validated against schemas/openrpc.json.
+// Every app-side method, notification and error of the client, over stdio, TCP and a Unix
+// socket in both framings, against the real binary. Every reply is validated against schemas/openrpc.json.
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -15,6 +15,7 @@ import {
   configName,
   recordNotifications,
   rejectsWith,
+  skipFor,
   startServer,
   useReplyValidation,
 } from "../test-support/harness.mjs";
@@ -35,7 +36,7 @@ function pngSize(base64) {
 }
 
 for (const config of CONFIGS) {
-  describe(`app methods over ${configName(config)}`, () => {
+  describe(`app methods over ${configName(config)}`, skipFor(config), () => {
     let server;
     let app;
     let notes;
