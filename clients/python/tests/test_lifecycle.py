@@ -649,6 +649,7 @@ log = open(args[0], "a", buffering=1)
 mode = args[1]
 if mode == "stubborn":
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+log.write("ready\\n")
 for line in sys.stdin.buffer:
     message = json.loads(line)
     log.write(message.get("method", "?") + "\\n")
@@ -685,17 +686,17 @@ def received(log: Path) -> list[str]:
 
 @pytest.mark.parametrize("flavour", ["sync", "async"])
 @pytest.mark.parametrize(
-    ("mode", "expected_methods", "expected_status", "expected_signals"),
+    ("mode", "expected_methods", "expected_status", "expected_signals", "timeout"),
     [
         # the contract: shutdown answered, exit, stdin closed; it exits by itself
-        ("lsp", ["shutdown", "exit"], 0, []),
+        ("lsp", ["shutdown", "exit"], 0, [], WAIT),
         # a server without shutdown (-32601): stdin EOF ends it, no exit is sent
-        ("old", ["shutdown", "EOF"], 0, []),
+        ("old", ["shutdown", "EOF"], 0, [], WAIT),
         # no answer to shutdown: it times out (and is cancelled), exit and EOF all the same,
         # then SIGTERM for a process that lingers
-        ("silent", ["shutdown", "$/cancelRequest", "exit", "EOF"], -signal.SIGTERM, ["terminate"]),
+        ("silent", ["shutdown", "$/cancelRequest", "exit", "EOF"], -signal.SIGTERM, ["terminate"], 0.5),
         # one that ignores SIGTERM too: SIGKILL, the last resort
-        ("stubborn", ["shutdown", "$/cancelRequest", "exit", "EOF"], -signal.SIGKILL, ["terminate", "kill"]),
+        ("stubborn", ["shutdown", "$/cancelRequest", "exit", "EOF"], -signal.SIGKILL, ["terminate", "kill"], 0.5),
     ],
 )
 def test_close_of_a_spawned_server_that_is_not_the_real_one(
@@ -705,27 +706,38 @@ def test_close_of_a_spawned_server_that_is_not_the_real_one(
     expected_methods: list[str],
     expected_status: int,
     expected_signals: list[str],
+    timeout: float,
 ) -> None:
     script, log = stand_in(tmp_path, mode)
-    started = time.monotonic()
+
+    def running() -> None:  # its handlers are in place
+        deadline = time.monotonic() + WAIT
+        while not (log.exists() and "ready" in received(log)):
+            assert time.monotonic() < deadline, "the stand-in did not start"
+            time.sleep(0.01)
+
     if flavour == "sync":
         c = Client.spawn(script, [str(log), mode])
         assert c.process is not None
         signals = spy_signals(c.process)
-        status = c.close(timeout=0.5)
+        running()
+        started = time.monotonic()
+        status = c.close(timeout=timeout)
     else:
 
-        async def body() -> tuple[int | None, list[str]]:
+        async def body() -> tuple[int | None, list[str], float]:
             ac = await AsyncClient.spawn(script, [str(log), mode])
             assert ac.process is not None
             spied = spy_signals(ac.process)
-            return await ac.close(timeout=0.5), spied
+            await asyncio.get_running_loop().run_in_executor(None, running)
+            began = time.monotonic()
+            return await ac.close(timeout=timeout), spied, began
 
-        status, signals = run(body())
-    assert time.monotonic() - started < WAIT, "every step of close() is bounded"
+        status, signals, started = run(body())
+    assert time.monotonic() - started < 4 * timeout + 2, "every step of close() is bounded"
     assert status == expected_status
     assert signals == expected_signals
-    assert received(log)[: len(expected_methods)] == expected_methods
+    assert received(log)[: len(expected_methods) + 1] == ["ready", *expected_methods]
 
 
 # ----------------------------------------------------------------------------------------------

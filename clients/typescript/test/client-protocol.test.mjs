@@ -4,46 +4,11 @@
 
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ConnectionClosedError, encodeMessage, MessageReader, NativeAdsClient } from "../dist/index.js";
-
-/** A TCP server whose connections are handed to `onConnection(socket, messages)`, where
- * `messages` is an async queue of what the client sent (parsed, either framing). */
-function fakeServer() {
-  const sockets = [];
-  let handler;
-  const server = createServer((socket) => {
-    sockets.push(socket);
-    const reader = new MessageReader();
-    const queue = [];
-    const waiters = [];
-    const raw = [];
-    socket.on("data", (chunk) => {
-      raw.push(chunk);
-      for (const m of reader.push(chunk).messages) {
-        const w = waiters.shift();
-        if (w) w(m);
-        else queue.push(m);
-      }
-    });
-    socket.on("error", () => {});
-    const next = () => (queue.length ? Promise.resolve(queue.shift()) : new Promise((r) => waiters.push(r)));
-    handler?.({ socket, next, raw });
-  });
-  return {
-    listen: () => new Promise((r) => server.listen(0, "127.0.0.1", () => r(server.address().port))),
-    onConnection(fn) {
-      handler = fn;
-    },
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise((r) => server.close(r));
-    },
-  };
-}
+import { ConnectionClosedError, encodeMessage, NativeAdsClient } from "../dist/index.js";
+import { fakeServer } from "../test-support/fake-server.mjs";
 
 const send = (socket, message, framing) => socket.write(encodeMessage(message, framing));
 

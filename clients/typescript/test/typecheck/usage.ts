@@ -6,11 +6,14 @@ import {
   InvalidParamsError,
   NativeAdsClient,
   NativeAdsError,
+  RequestCancelledError,
+  type AbortSignalLike,
   type Ad,
   type AdEventNotification,
   type ClickResult,
   type Image,
   type MappedAd,
+  type RequestOptions,
   type ResponseInfo,
 } from "../../dist/index.js";
 
@@ -48,4 +51,26 @@ export async function usage(path: string): Promise<void> {
   void info, action, text;
   await tcp.close();
   await client.close();
+}
+
+/** Unix sockets, cancellation and the lifecycle, typed as the README says. */
+export async function lifecycle(path: string, signal: AbortSignalLike): Promise<void> {
+  const owner = await NativeAdsClient.spawn({ path, unix: "/tmp/native-ads.sock" });
+  const socketPath: string | undefined = owner.unixPath;
+  const client = await NativeAdsClient.connect({ socketPath: socketPath ?? "/tmp/native-ads.sock", framing: "content-length" });
+  const options: RequestOptions = { signal, timeoutMs: 5000 };
+  await client.loadAd({ adUnitID: "x" }, options);
+  await client.performClickOnAsset("ad", "headline", { openableURLSchemes: ["myapp"] }, { signal });
+  await client.request("store.list", {}, { timeoutMs: 0 });
+  try {
+    await client.storeList({ signal });
+  } catch (e) {
+    if (e instanceof RequestCancelledError) e.kind === "cancelled";
+    if (e instanceof NativeAdsError && e.kind === "timeout") e.method?.length;
+  }
+  const result: null = await owner.shutdown();
+  owner.exit();
+  void result;
+  await client.close();
+  await owner.close();
 }
