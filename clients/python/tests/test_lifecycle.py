@@ -334,6 +334,80 @@ def test_async_timeouts_cancel_the_request(net: Any) -> None:
     run(body())
 
 
+def require_cancel() -> None:
+    if not supports_cancel():
+        pytest.skip("the server under test does not answer $/cancelRequest with -32800 yet")
+
+
+def test_the_adapter_role_stops_a_load_the_server_cancels(net: Any) -> None:
+    """The server passes the app's cancellation on (``$/cancelRequest "native-ads:N"``): the
+    load's ``cancelled`` is set, and what the handler returns then is not sent."""
+    require_cancel()
+    app = net.client
+    adapter = net.other()
+    adapter_rec = Recorder(adapter)
+    name = unique("PyCancelled")
+    outcome: queue.Queue[tuple[Any, bool]] = queue.Queue()
+
+    def handler(load: Any) -> dict[str, Any]:
+        outcome.put((load, load.cancelled.wait(WAIT)))
+        return mapped_ad()
+
+    adapter.serve_adapter(name, handler)
+    unit = unique("/py/cancelled")
+    app.store_put_ad_unit(held_unit(unit, name))  # type: ignore[arg-type]
+    with pytest.raises(RequestTimeoutError):
+        app.load_ad(unit, timeout=0.3)
+    load, cancelled = outcome.get(timeout=WAIT)
+    assert cancelled, "load.cancelled was set"
+    # the handler has returned: once its thread is done, the answer it made was not sent
+    deadline = time.monotonic() + WAIT
+    while any(t.name == f"{adapter.name}-adapter" for t in threading.enumerate()):
+        assert time.monotonic() < deadline, "the handler's thread is still running"
+        time.sleep(0.01)
+    assert adapter.store_list()["adUnits"], "the adapter's connection goes on"
+    sent_ids = [m.get("id") for d, m, _ in adapter_rec.messages if d == "send"]
+    assert load.request_id not in sent_ids
+
+
+def test_async_the_adapter_role_cancels_the_handler_task(net: Any) -> None:
+    require_cancel()
+
+    async def body() -> None:
+        app = await net.aclient()
+        adapter = await net.aother()
+        adapter_rec = Recorder(adapter)
+        name = unique("PyCancelled")
+        started: asyncio.Queue[Any] = asyncio.Queue()
+        stopped: asyncio.Queue[Any] = asyncio.Queue()
+
+        async def handler(load: Any) -> dict[str, Any]:
+            started.put_nowait(load)
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                stopped.put_nowait(load)
+                raise
+            return mapped_ad()
+
+        await adapter.serve_adapter(name, handler)
+        unit = unique("/py/cancelled")
+        await app.store_put_ad_unit(held_unit(unit, name))  # type: ignore[arg-type]
+        task = asyncio.create_task(app.load_ad(unit))
+        load = await asyncio.wait_for(started.get(), WAIT)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert await asyncio.wait_for(stopped.get(), WAIT) is load, "the handler's task was cancelled"
+        assert load.cancelled.is_set()
+        assert (await adapter.store_list())["adUnits"]
+        sent_ids = [m.get("id") for d, m, _ in adapter_rec.messages if d == "send"]
+        assert load.request_id not in sent_ids, "no answer for a cancelled request"
+        await net.aclose()
+
+    run(body())
+
+
 # ----------------------------------------------------------------------------------------------
 # Late answers and races, against a scripted peer (a socket pair)
 

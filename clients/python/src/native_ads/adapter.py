@@ -16,10 +16,16 @@ The server then tells the adapter's connection about the ad it mapped through no
 ``client.on(...)``. An ad that says ``handlesUserImpressions``/``handlesUserClicks`` is tracked
 by the adapter, which reports with ``client.report_impression(ad_id)`` /
 ``client.report_click(ad_id)`` (and ``report_video_event``, ``report_full_screen``).
+
+When the app cancels its load, the server sends the adapter's connection ``$/cancelRequest``
+naming its request (contract section 8): the load's :attr:`AdapterLoad.cancelled` is set (with
+``AsyncClient``, the handler's task is cancelled too), and whatever the handler returns then is
+not sent (the server would ignore it).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,6 +72,9 @@ class AdapterLoad:
     """The JSON-RPC id of the server's request (``"native-ads:N"``)."""
     params: dict[str, Any] = field(repr=False, default_factory=dict)
     """The request's params as received."""
+    cancelled: threading.Event = field(repr=False, compare=False, default_factory=threading.Event)
+    """Set when the server cancels the request (``$/cancelRequest``: the app gave up its load).
+    A handler that works for long can check it (``load.cancelled.is_set()``) or wait on it."""
 
     @property
     def media_aspect_ratio(self) -> str:

@@ -29,6 +29,7 @@ from types import TracebackType
 from typing import Any
 
 from ._core import (
+    CANCEL_REQUEST,
     EXIT,
     SHUTDOWN,
     ClientBase,
@@ -145,6 +146,8 @@ class AsyncClient(ClientBase, AsyncMethods):
         self._write_lock = asyncio.Lock()
         self._pending: dict[Any, tuple[str, Mapping[str, Any] | None, asyncio.Future[tuple[dict[str, Any], int]]]] = {}
         self._abandoned: dict[Any, str] = {}  # cancelled requests: id -> method (their late replies)
+        # the server's requests being answered, by id: the load and the task answering it
+        self._serving: dict[Any, tuple[AdapterLoad, asyncio.Task[Any]]] = {}
         self._shutdown_answered = False  # `shutdown` was answered: close() sends only `exit`
         self._exit_sent = False
         self._closed = False  # set before any call fails with ConnectionClosedError
@@ -394,14 +397,31 @@ class AsyncClient(ClientBase, AsyncMethods):
             if handler is None:
                 reply = no_adapter_reply(request_id, class_name)
             else:
+                load = AdapterLoad.from_request(msg.get("params"), request_id)
+                hashable = _hashable(request_id)
+                task = asyncio.current_task()
+                if hashable and task is not None:
+                    self._serving[request_id] = (load, task)
                 try:
-                    mapped = handler(AdapterLoad.from_request(msg.get("params"), request_id))
+                    mapped = handler(load)
                     if inspect.isawaitable(mapped):
                         mapped = await mapped
+                except asyncio.CancelledError:
+                    if not load.cancelled.is_set():
+                        raise  # the client closing, not the server cancelling
+                    reply = None
                 except Exception as e:  # noqa: BLE001 - every failure is an answer
                     reply = failure_reply(request_id, e)
                 else:
                     reply = success_reply(request_id, mapped)
+                finally:
+                    if hashable:
+                        self._serving.pop(request_id, None)
+                if load.cancelled.is_set():
+                    log.debug("native_ads: the server cancelled %s %r: no answer is sent", method, request_id)
+                    if task is not None:
+                        task.uncancel()
+                    return
         if not self._closed:
             try:
                 await self._send(reply, method)
@@ -462,6 +482,8 @@ class AsyncClient(ClientBase, AsyncMethods):
                 future.set_result((msg, self._enqueued))
         elif kind == "notification":
             self._trace("recv", msg, msg["method"])
+            if msg["method"] == CANCEL_REQUEST:
+                self._server_cancelled(msg.get("params"))
             self._enqueued += 1
             self._events.put_nowait((self._enqueued, msg["method"], msg.get("params")))
         elif kind == "request":
@@ -470,6 +492,17 @@ class AsyncClient(ClientBase, AsyncMethods):
         else:
             self._trace("recv", msg, None)
             log.warning("native_ads: ignoring an invalid message from the server: %r", msg)
+
+    def _server_cancelled(self, params: Any) -> None:
+        """``$/cancelRequest`` from the server: the load it names is cancelled, its task too."""
+        request_id = params.get("id") if isinstance(params, Mapping) else None
+        if not _hashable(request_id):
+            return
+        entry = self._serving.get(request_id)
+        if entry is not None:
+            load, task = entry
+            load.cancelled.set()
+            task.cancel()
 
     async def _dispatch_loop(self) -> None:
         while True:

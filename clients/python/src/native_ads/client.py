@@ -28,6 +28,7 @@ from types import TracebackType
 from typing import IO, Any
 
 from ._core import (
+    CANCEL_REQUEST,
     EXIT,
     SHUTDOWN,
     ClientBase,
@@ -216,6 +217,7 @@ class Client(ClientBase, SyncMethods):
         self._pending: dict[Any, _Pending] = {}
         self._pending_lock = threading.Lock()
         self._abandoned: dict[Any, str] = {}  # cancelled requests: id -> method (their late replies)
+        self._serving: dict[Any, AdapterLoad] = {}  # the server's requests being answered, by id
         self._shutdown_answered = False  # `shutdown` was answered: close() sends only `exit`
         self._exit_sent = False
         self._closed = threading.Event()  # set before any call fails with ConnectionClosedError
@@ -472,12 +474,24 @@ class Client(ClientBase, SyncMethods):
             if handler is None:
                 reply = no_adapter_reply(request_id, class_name)
             else:
+                load = AdapterLoad.from_request(msg.get("params"), request_id)
+                hashable = _hashable(request_id)
+                if hashable:
+                    with self._pending_lock:
+                        self._serving[request_id] = load
                 try:
-                    mapped = handler(AdapterLoad.from_request(msg.get("params"), request_id))
+                    mapped = handler(load)
                 except Exception as e:  # noqa: BLE001 - every failure is an answer
                     reply = failure_reply(request_id, e)
                 else:
                     reply = success_reply(request_id, mapped)
+                finally:
+                    if hashable:
+                        with self._pending_lock:
+                            self._serving.pop(request_id, None)
+                if load.cancelled.is_set():
+                    log.debug("native_ads: the server cancelled %s %r: no answer is sent", method, request_id)
+                    return
         try:
             if not self._closed.is_set():
                 self._send(reply, method)
@@ -542,6 +556,8 @@ class Client(ClientBase, SyncMethods):
             pending.event.set()
         elif kind == "notification":
             self._trace("recv", msg, msg["method"])
+            if msg["method"] == CANCEL_REQUEST:
+                self._server_cancelled(msg.get("params"))
             self._enqueued += 1
             self._events.put((self._enqueued, msg["method"], msg.get("params")))
         elif kind == "request":
@@ -550,6 +566,16 @@ class Client(ClientBase, SyncMethods):
         else:
             self._trace("recv", msg, None)
             log.warning("native_ads: ignoring an invalid message from the server: %r", msg)
+
+    def _server_cancelled(self, params: Any) -> None:
+        """``$/cancelRequest`` from the server: the load it names is cancelled."""
+        request_id = params.get("id") if isinstance(params, Mapping) else None
+        if not _hashable(request_id):
+            return
+        with self._pending_lock:
+            load = self._serving.get(request_id)
+        if load is not None:
+            load.cancelled.set()
 
     def _dispatch_loop(self) -> None:
         while True:
