@@ -1,18 +1,5 @@
 import { type Framing } from "./framing.js";
-import type { AdapterFullScreenEvent, AdapterLoad, AdapterReportResult, AdapterVideoEvent, AdUnit, AdViewAssets, ClickResult, ClientEventMap, Creative, DefineFormatResult, Format, GetEventsParams, GetEventsResult, Image, JsonObject, LoadAdParams, LoadAdResult, MappedAd, MuteThisAdResult, OpenRpcDocument, PerformClickOptions, PutAdUnitResult, PutCreativeResult, RecordImpressionResult, RegisterAdapterResult, RegisterAdViewResult, ReleaseAdResult, ReportScreenDismissedResult, ReportVisibilityResult, RequestId, SetCustomClickHandlerResult, StoreItemKind, StoreListResult, StoreRemoveResult, UnregisterAdapterResult, UnregisterAdViewResult, VideoAction, VideoControlResult, VideoState } from "./types.js";
-/**
- * The part of an `AbortSignal` the client uses (structural, so that the declarations need no DOM
- * or Node types): any `AbortSignal` (`new AbortController().signal`, `AbortSignal.timeout(ms)`)
- * is one.
- */
-export interface AbortSignalLike {
-    readonly aborted: boolean;
-    readonly reason?: unknown;
-    addEventListener(type: "abort", listener: () => void, options?: {
-        once?: boolean;
-    }): void;
-    removeEventListener(type: "abort", listener: () => void): void;
-}
+import type { AbortSignalLike, AdapterFullScreenEvent, AdapterLoad, AdapterReportResult, AdapterVideoEvent, AdUnit, AdViewAssets, ClickResult, ClientEventMap, Creative, DefineFormatResult, Format, GetEventsParams, GetEventsResult, Image, JsonObject, LoadAdParams, LoadAdResult, MappedAd, MuteThisAdResult, OpenRpcDocument, PerformClickOptions, PutAdUnitResult, PutCreativeResult, RecordImpressionResult, RegisterAdapterResult, RegisterAdViewResult, ReleaseAdResult, ReportScreenDismissedResult, ReportVisibilityResult, RequestId, SetCustomClickHandlerResult, StoreItemKind, StoreListResult, StoreRemoveResult, UnregisterAdapterResult, UnregisterAdViewResult, VideoAction, VideoControlResult, VideoState } from "./types.js";
 /** Per-request options: the last argument of every method. */
 export interface RequestOptions {
     /**
@@ -83,8 +70,9 @@ export interface AdapterRegistration {
     unregister(): Promise<UnregisterAdapterResult>;
 }
 /** Answers a request the server sends to this client. Throw a NativeAdsError or AdapterError
- * (anything with `toJSON(): {code, message, data?}`) to answer with that error. */
-export declare type ServerRequestHandler = (params: unknown, id: RequestId) => unknown | Promise<unknown>;
+ * (anything with `toJSON(): {code, message, data?}`) to answer with that error. `signal` is
+ * aborted when the server cancels the request (`$/cancelRequest`); nothing is answered then. */
+export declare type ServerRequestHandler = (params: unknown, id: RequestId, signal: AbortSignalLike) => unknown | Promise<unknown>;
 /** The TCP address a spawned server listens on. */
 export interface TcpAddress {
     host: string;
@@ -110,6 +98,8 @@ export declare class NativeAdsClient {
     private readonly pending;
     /** Requests this client cancelled (aborted, timed out): id → method, to drop their answers. */
     private readonly abandoned;
+    /** The server's requests being answered: id → the controller of their handler's signal. */
+    private readonly serving;
     private shutdownAnswered;
     private exitSent;
     private readonly listeners;

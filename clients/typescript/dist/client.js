@@ -26,6 +26,8 @@ export class NativeAdsClient {
     pending = new Map();
     /** Requests this client cancelled (aborted, timed out): id → method, to drop their answers. */
     abandoned = new Map();
+    /** The server's requests being answered: id → the controller of their handler's signal. */
+    serving = new Map();
     shutdownAnswered = false;
     exitSent = false;
     listeners = new Map();
@@ -40,7 +42,7 @@ export class NativeAdsClient {
         this.framing = options.framing ?? "ndjson";
         this.tcpAddress = tcpAddress;
         this.unixPath = unixPath;
-        this.requestHandlers.set("adapter.loadNativeAd", (params, id) => this.answerAdapterLoad(params, id));
+        this.requestHandlers.set("adapter.loadNativeAd", (params, id, signal) => this.answerAdapterLoad(params, id, signal));
     }
     // -------------------------------------------------------------------------------------------
     // Connecting
@@ -514,6 +516,12 @@ export class NativeAdsClient {
         }
     }
     emitNotification(method, params) {
+        if (method === "$/cancelRequest") {
+            // the server gave up a request it sent us (the app cancelled the load it serves)
+            const id = params?.id;
+            if (id !== undefined)
+                this.serving.get(id)?.abort();
+        }
         this.emit(method, params);
         this.emit("notification", { method, params });
     }
@@ -545,18 +553,26 @@ export class NativeAdsClient {
             reply = { jsonrpc: "2.0", id, error: { code: ErrorCodes.methodNotFound, message: "Method not found", data: { method } } };
         }
         else {
+            const controller = new AbortController();
+            this.serving.set(id, controller);
             try {
-                const result = await handler(params, id);
+                const result = await handler(params, id, controller.signal);
                 reply = { jsonrpc: "2.0", id, result: result === undefined ? null : result };
             }
             catch (error) {
                 reply = { jsonrpc: "2.0", id, error: errorObject(error) };
             }
+            finally {
+                if (this.serving.get(id) === controller)
+                    this.serving.delete(id);
+            }
+            if (controller.signal.aborted)
+                return; // cancelled by the server: it ignores any answer now
         }
         if (!this.isClosed)
             this.send(reply);
     }
-    async answerAdapterLoad(params, id) {
+    async answerAdapterLoad(params, id, signal) {
         const p = params;
         const handler = this.adapters.get(p?.adapterClassName);
         if (!handler) {
@@ -569,6 +585,7 @@ export class NativeAdsClient {
             ...p,
             requestId: id,
             parameter: p.adConfiguration?.credentials?.settings?.parameter ?? "",
+            signal,
         };
         const ad = await handler(load);
         if (ad === null || ad === undefined)

@@ -11,6 +11,7 @@ import {
 import { encodeMessage, MessageReader, type Framing } from "./framing.js";
 import { SocketTransport, SpawnTransport, type SocketTarget, type Transport } from "./transport.js";
 import type {
+  AbortSignalLike,
   AdapterFullScreenEvent,
   AdapterLoad,
   AdapterLoadParams,
@@ -54,18 +55,6 @@ import type {
   VideoControlResult,
   VideoState,
 } from "./types.js";
-
-/**
- * The part of an `AbortSignal` the client uses (structural, so that the declarations need no DOM
- * or Node types): any `AbortSignal` (`new AbortController().signal`, `AbortSignal.timeout(ms)`)
- * is one.
- */
-export interface AbortSignalLike {
-  readonly aborted: boolean;
-  readonly reason?: unknown;
-  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
-  removeEventListener(type: "abort", listener: () => void): void;
-}
 
 /** Per-request options: the last argument of every method. */
 export interface RequestOptions {
@@ -143,8 +132,9 @@ export interface AdapterRegistration {
 }
 
 /** Answers a request the server sends to this client. Throw a NativeAdsError or AdapterError
- * (anything with `toJSON(): {code, message, data?}`) to answer with that error. */
-export type ServerRequestHandler = (params: unknown, id: RequestId) => unknown | Promise<unknown>;
+ * (anything with `toJSON(): {code, message, data?}`) to answer with that error. `signal` is
+ * aborted when the server cancels the request (`$/cancelRequest`); nothing is answered then. */
+export type ServerRequestHandler = (params: unknown, id: RequestId, signal: AbortSignalLike) => unknown | Promise<unknown>;
 
 type Listener = (payload: any) => void;
 
@@ -187,6 +177,8 @@ export class NativeAdsClient {
   private readonly pending = new Map<number, Pending>();
   /** Requests this client cancelled (aborted, timed out): id → method, to drop their answers. */
   private readonly abandoned = new Map<number, string>();
+  /** The server's requests being answered: id → the controller of their handler's signal. */
+  private readonly serving = new Map<RequestId, AbortController>();
   private shutdownAnswered = false;
   private exitSent = false;
   private readonly listeners = new Map<string, Listener[]>();
@@ -202,7 +194,7 @@ export class NativeAdsClient {
     this.framing = options.framing ?? "ndjson";
     this.tcpAddress = tcpAddress;
     this.unixPath = unixPath;
-    this.requestHandlers.set("adapter.loadNativeAd", (params, id) => this.answerAdapterLoad(params, id));
+    this.requestHandlers.set("adapter.loadNativeAd", (params, id, signal) => this.answerAdapterLoad(params, id, signal));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -729,6 +721,11 @@ export class NativeAdsClient {
   }
 
   private emitNotification(method: string, params: unknown): void {
+    if (method === "$/cancelRequest") {
+      // the server gave up a request it sent us (the app cancelled the load it serves)
+      const id = (params as { id?: RequestId } | null)?.id;
+      if (id !== undefined) this.serving.get(id)?.abort();
+    }
     this.emit(method, params);
     this.emit("notification", { method, params });
   }
@@ -758,17 +755,22 @@ export class NativeAdsClient {
     if (!handler) {
       reply = { jsonrpc: "2.0", id, error: { code: ErrorCodes.methodNotFound, message: "Method not found", data: { method } } };
     } else {
+      const controller = new AbortController();
+      this.serving.set(id, controller);
       try {
-        const result = await handler(params, id);
+        const result = await handler(params, id, controller.signal);
         reply = { jsonrpc: "2.0", id, result: result === undefined ? null : result };
       } catch (error) {
         reply = { jsonrpc: "2.0", id, error: errorObject(error) };
+      } finally {
+        if (this.serving.get(id) === controller) this.serving.delete(id);
       }
+      if (controller.signal.aborted) return; // cancelled by the server: it ignores any answer now
     }
     if (!this.isClosed) this.send(reply);
   }
 
-  private async answerAdapterLoad(params: unknown, id: RequestId): Promise<{ ad: MappedAd }> {
+  private async answerAdapterLoad(params: unknown, id: RequestId, signal: AbortSignalLike): Promise<{ ad: MappedAd }> {
     const p = params as AdapterLoadParams;
     const handler = this.adapters.get(p?.adapterClassName);
     if (!handler) {
@@ -781,6 +783,7 @@ export class NativeAdsClient {
       ...p,
       requestId: id,
       parameter: p.adConfiguration?.credentials?.settings?.parameter ?? "",
+      signal,
     };
     const ad = await handler(load);
     if (ad === null || ad === undefined) throw AdapterError.noFill();

@@ -10,7 +10,6 @@ export {
   type ServerRequestHandler,
   type SpawnOptions,
   type TcpAddress,
-  type AbortSignalLike,
 } from "./client.js";
 export {
   AdapterError,

@@ -24,6 +24,17 @@ declare function setTimeout(callback: () => void, ms?: number): TimerHandle;
 declare function clearTimeout(handle: TimerHandle | undefined): void;
 declare function queueMicrotask(callback: () => void): void;
 
+declare class AbortSignal {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+declare class AbortController {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+}
+
 declare const process: {
   readonly env: Record<string, string | undefined>;
   readonly platform: string;

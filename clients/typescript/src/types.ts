@@ -500,6 +500,21 @@ export interface AdapterLoad extends AdapterLoadParams {
   requestId: string | number | null;
   /** `adConfiguration.credentials.settings.parameter` ("" when absent). */
   parameter: string;
+  /** Aborted when the server cancels the request (`$/cancelRequest`: the app gave up its
+   * load): stop working on it; whatever the handler returns then is not sent. */
+  signal: AbortSignalLike;
+}
+
+/**
+ * The part of an `AbortSignal` the client uses (structural, so that the declarations need no DOM
+ * or Node types): any `AbortSignal` (`new AbortController().signal`, `AbortSignal.timeout(ms)`)
+ * is one.
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
 }
 
 /** A network's ad mapped to the native shape (docs/mediation.md, MappedAd). */

@@ -142,6 +142,7 @@ for (const config of CONFIGS) {
     let adapter;
     let app;
     let rec;
+    let adapterRec;
     const protocolErrors = [];
     /** Each load the adapter holds: {load, release(ad)}. */
     const held = [];
@@ -168,7 +169,12 @@ for (const config of CONFIGS) {
         options.trace = rec.trace(options.trace);
       }
       app.on("protocolError", (e) => protocolErrors.push(e.message));
-      adapter = config.transport === "unix" ? await server.connectUnix(config.framing) : await server.connect(config.framing);
+      adapterRec = recorder();
+      const adapterOptions = { trace: adapterRec.trace(checker.tracer(`cancel adapter ${configName(config)}`)) };
+      adapter =
+        config.transport === "unix"
+          ? await server.connectUnix(config.framing, adapterOptions)
+          : await server.connect(config.framing, adapterOptions);
       adapter.on("$/cancelRequest", (params) => adapterCancels.push(params));
       await adapter.serveAdapter(CLASS, (load) => new Promise((release) => held.push({ load, release })));
       await app.storePutAdUnit({
@@ -190,10 +196,16 @@ for (const config of CONFIGS) {
         assert.deepEqual(answer.error, { code: -32800, message: "Request cancelled" });
         if (load) {
           await until(() => adapterCancels.some((c) => c.id === load.requestId), "the adapter's $/cancelRequest");
+          assert.equal(load.signal.aborted, true, "the adapter's load.signal is aborted");
         }
       }
       for (const h of held.splice(0)) h.release({ headline: "too late" });
       await rec.waitForAnswer(id);
+      if (load && (await supportsCancel())) {
+        await adapter.storeList(); // a round trip: the released handler has finished by now
+        const answered = adapterRec.messages.filter(({ direction, message }) => direction === "send" && message.id === load.requestId);
+        assert.deepEqual(answered, [], "the adapter does not answer a request the server cancelled");
+      }
       assert.deepEqual((await app.storeList()).adUnits.some((u) => u.id === UNIT), true, "the next request gets its own answer");
       assert.deepEqual(protocolErrors, [], "the late answer is dropped quietly");
       assert.equal(app.closed, false);
@@ -374,6 +386,34 @@ for (const framing of ["ndjson", "content-length"]) {
       assert.equal(await client.stringForKey("ad", "last"), "last");
       const outcome = await finished;
       assert.equal(outcome.error, undefined, outcome.error?.stack);
+      await client.close();
+    });
+
+    test("a request of the server's that it cancels: the handler's signal aborts, nothing is answered", async () => {
+      let handled;
+      const handling = new Promise((r) => (handled = r));
+      const { client, finished } = await connectWith(async ({ socket, next }) => {
+        send(socket, { jsonrpc: "2.0", id: "native-ads:1", method: "custom.slow", params: {} }, framing);
+        await handling;
+        send(socket, { jsonrpc: "2.0", method: "$/cancelRequest", params: { id: "native-ads:1" } }, framing);
+        send(socket, { jsonrpc: "2.0", id: "native-ads:2", method: "custom.slow", params: { quick: true } }, framing);
+        // the first message back answers the second request: the first is not answered
+        assert.deepEqual(await next(), { jsonrpc: "2.0", id: "native-ads:2", result: "quick" });
+      });
+      const aborted = [];
+      client.handleRequest("custom.slow", (params, id, signal) => {
+        if (params.quick) return "quick";
+        handled();
+        return new Promise((resolve) =>
+          signal.addEventListener("abort", () => {
+            aborted.push(id);
+            resolve("too late");
+          }),
+        );
+      });
+      const outcome = await finished;
+      assert.equal(outcome.error, undefined, outcome.error?.stack);
+      assert.deepEqual(aborted, ["native-ads:1"]);
       await client.close();
     });
 
