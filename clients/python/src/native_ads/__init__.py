@@ -5,9 +5,13 @@
 ...     ad = client.load_ad("/21775744923/example/native")["ads"][0]
 ...     print(ad["headline"])
 
-- :class:`Client`: blocking, thread-safe; :meth:`Client.spawn` (stdio) or :meth:`Client.connect` (TCP).
+- :class:`Client`: blocking, thread-safe; :meth:`Client.spawn` (stdio), :meth:`Client.connect` (TCP)
+  or :meth:`Client.connect_unix` (a Unix domain socket).
 - :class:`AsyncClient`: the same methods as coroutines.
-- :class:`Server`: a server process listening on TCP, for several clients.
+- :class:`Server`: a server process listening on TCP (and a Unix socket), for several clients.
+- Every call takes ``timeout=``; a call given up (its timeout, a cancelled asyncio task) is
+  cancelled on the server with ``$/cancelRequest``. ``close()`` ends a spawned server with
+  ``shutdown`` and ``exit``.
 - Errors: :class:`NativeAdsError` and its subclasses (:mod:`native_ads.errors`).
 - Results and params: ``TypedDict``s in :mod:`native_ads.types`.
 - The mediation adapter role: ``client.serve_adapter(name, handler)`` (:mod:`native_ads.adapter`).
