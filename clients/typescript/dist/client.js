@@ -73,11 +73,11 @@ export class NativeAdsClient {
         try {
             const startTimeoutMs = options.startTimeoutMs ?? 10000;
             if (options.listen !== undefined) {
-                const m = await transport.waitForStderr(/listening on (?!unix:)(\S+):(\d+)/, startTimeoutMs);
+                const m = await transport.waitForStderr(/listening on (?!unix:)(\S+):(\d+)\r?\n/, startTimeoutMs);
                 address = { host: m[1], port: Number(m[2]) };
             }
             if (options.unix !== undefined) {
-                const m = await transport.waitForStderr(/listening on unix:(.+?)\s*$/m, startTimeoutMs);
+                const m = await transport.waitForStderr(/listening on unix:(.+?)\r?\n/, startTimeoutMs);
                 unixPath = m[1];
             }
         }
