@@ -1513,3 +1513,225 @@ def batch_requests(conn: Conn, calls: list[tuple[str, dict]], timeout: float = 6
     by_id = {m.get("id"): m for m in f.msg}
     assert [m.get("id") for m in f.msg] == ids, "batch replies come in request order"
     return [by_id[i] for i in ids]
+
+
+# --------------------------------------------------------------------------------------------
+# Hostile input, faults and load (test_hostile.py, test_exact_load.py, tools/soak.py): the
+# server's memory and descriptors, a process whose stdin and stdout the test drives by hand,
+# raw sockets read only when the test says so, and a well-behaved client's checked round.
+
+MEMORY_FIELDS = ("VmRSS", "RssAnon", "RssFile", "VmHWM")
+
+
+def proc_memory_kb(pid: int) -> dict[str, int]:
+    """VmRSS, RssAnon, RssFile and VmHWM of a process in kB, from /proc/PID/status."""
+    out: dict[str, int] = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            name, _sep, value = line.partition(":")
+            if name in MEMORY_FIELDS:
+                out[name] = int(value.split()[0])
+    missing = [n for n in MEMORY_FIELDS if n not in out]
+    assert not missing, f"no {missing} in /proc/{pid}/status"
+    return out
+
+
+def assert_memory_growth(pid: int, before: dict[str, int], bound_kb: int, why: str,
+                         file_slack_kb: int = 8192) -> dict[str, int]:
+    """The server's anonymous memory (RssAnon: its heap, where a leak or unbounded buffering
+    shows) grew by at most `bound_kb` since `before`, and its resident set (VmRSS) by at most
+    `bound_kb` + `file_slack_kb` (file-backed pages: code and data of the binary that the case
+    touched for the first time are mapped in once, and are not a leak). `why` says why the
+    bound is what it is; it is part of the failure message."""
+    after = proc_memory_kb(pid)
+    anon = after["RssAnon"] - before["RssAnon"]
+    rss = after["VmRSS"] - before["VmRSS"]
+    detail = (f"RssAnon {before['RssAnon']} -> {after['RssAnon']} kB (+{anon}), VmRSS {before['VmRSS']} -> "
+              f"{after['VmRSS']} kB (+{rss}), peak VmHWM {after['VmHWM']} kB; bound +{bound_kb} kB: {why}")
+    assert anon <= bound_kb, f"the server's heap grew beyond the bound: {detail}"
+    assert rss <= bound_kb + file_slack_kb, f"the server's resident set grew beyond the bound: {detail}"
+    return after
+
+
+def open_fd_count(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def raise_fd_limit(wanted: int) -> None:
+    """Raises this process's soft RLIMIT_NOFILE to at least `wanted` (servers started later
+    inherit it); fails when the hard limit does not allow it."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        assert hard == resource.RLIM_INFINITY or hard >= wanted, (
+            f"this test needs {wanted} descriptors; the hard limit is {hard}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+def pipe_unread_bytes(fd: int) -> int:
+    """Bytes written into a pipe and not yet read by the other end (FIONREAD on either end)."""
+    import fcntl
+    import termios
+
+    buf = bytearray(4)
+    fcntl.ioctl(fd, termios.FIONREAD, buf)
+    return struct.unpack("i", bytes(buf))[0]
+
+
+def recv_frames(sock: socket.socket, framing: str, count: int | None = None, timeout: float = WAIT,
+                parser: FrameParser | None = None) -> tuple[list[Frame], bool]:
+    """Reads frames from a raw socket until `count` frames arrived (None: until the peer
+    closes). Returns (frames, closed). Fails on a protocol violation, on a truncated frame at
+    the close, and when nothing arrives for `timeout` seconds."""
+    parser = parser or FrameParser(framing)
+    frames: list[Frame] = []
+    closed = False
+    while count is None or len(frames) < count:
+        sock.settimeout(timeout)
+        try:
+            chunk = sock.recv(1 << 20)
+        except ConnectionResetError:
+            chunk = b""
+        except socket.timeout:
+            raise TimeoutError(f"nothing from the server for {timeout} s after {len(frames)} frames") from None
+        if not chunk:
+            closed = True
+            assert not parser.buf, f"truncated frame at the close: {bytes(parser.buf[:300])!r}"
+            break
+        frames.extend(parser.feed(chunk))
+    return frames, closed
+
+
+class RawProcess:
+    """native-ads on --stdio (and --tcp 127.0.0.1:0 unless tcp=False) whose stdin and stdout are
+    pipes that only the test touches: nothing reads stdout behind its back (``Server`` always
+    does). For a stdout nobody reads, and for replies held in the pipe until the test reads."""
+
+    def __init__(self, workdir: str, args: Iterable[Any] = (), *, tcp: bool = True):
+        self.cmd = [BIN, "--stdio"] + (["--tcp", "127.0.0.1:0"] if tcp else []) + [str(a) for a in args]
+        self.stderr_path = os.path.join(workdir, f"native-ads-raw-{next(_counter)}.stderr")
+        self._stderr = open(self.stderr_path, "wb")
+        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self._stderr, bufsize=0)
+        self.stdin_fd = self.proc.stdin.fileno()
+        self.stdout_fd = self.proc.stdout.fileno()
+        self.host = "127.0.0.1"
+        self.tcp_conns: list[TcpConn] = []
+        self.port = None
+        if tcp:
+            deadline = time.monotonic() + WAIT
+            pat = re.compile(r"listening on (\S+):(\d+)")
+            while self.port is None:
+                m = pat.search(self.stderr_text())
+                if m:
+                    self.port = int(m.group(2))
+                    break
+                assert self.proc.poll() is None, f"the server exited before listening: {self.describe()}"
+                assert time.monotonic() < deadline, f"no 'listening on' line within {WAIT} s: {self.describe()}"
+                time.sleep(0.01)
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def stderr_text(self) -> str:
+        with open(self.stderr_path, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+
+    def describe(self) -> str:
+        return f"{' '.join(self.cmd)} (exit code {self.proc.poll()}); stderr tail:\n{self.stderr_text()[-2000:]}"
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def connect(self, framing: str = "ndjson", *, name: str | None = None, sync: bool = True) -> TcpConn:
+        assert self.port is not None, "this server does not serve TCP"
+        c = TcpConn(self.host, self.port, framing, name=name)
+        self.tcp_conns.append(c)
+        if sync:
+            c.sync()
+        return c
+
+    def write_stdin(self, data: bytes) -> None:
+        """Blocking write of everything (blocks while the server does not read stdin)."""
+        view = memoryview(data)
+        while view:
+            n = os.write(self.stdin_fd, view)
+            view = view[n:]
+
+    def close_stdin(self) -> None:
+        if not self.proc.stdin.closed:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+
+    def stdin_unread_bytes(self) -> int:
+        """Bytes written to stdin that the server has not read yet."""
+        return pipe_unread_bytes(self.stdin_fd)
+
+    def read_stdout(self, framing: str, count: int | None = None, timeout: float = WAIT,
+                    parser: FrameParser | None = None) -> tuple[list[Frame], bool]:
+        """Frames from stdout until `count` arrived (None: until EOF); (frames, eof)."""
+        import select
+
+        parser = parser or FrameParser(framing)
+        frames: list[Frame] = []
+        while count is None or len(frames) < count:
+            ready, _, _ = select.select([self.stdout_fd], [], [], timeout)
+            if not ready:
+                raise TimeoutError(f"nothing on stdout for {timeout} s after {len(frames)} frames")
+            chunk = os.read(self.stdout_fd, 1 << 20)
+            if not chunk:
+                assert not parser.buf, f"truncated frame at EOF: {bytes(parser.buf[:300])!r}"
+                return frames, True
+            frames.extend(parser.feed(chunk))
+        return frames, False
+
+    def wait(self, timeout: float = WAIT) -> int:
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"the server did not exit within {timeout} s: {' '.join(self.cmd)}") from None
+
+    def stop(self) -> int | None:
+        for c in self.tcp_conns:
+            c.close()
+        if self.proc.poll() is None:
+            self.close_stdin()
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        for f in (self.proc.stdout, self.proc.stdin):
+            try:
+                f.close()
+            except OSError:
+                pass
+        self._stderr.close()
+        return self.proc.returncode
+
+
+def witness_round(conn: Conn) -> None:
+    """A well-behaved client's round, every answer checked against the contract: load a native
+    ad, read an asset, record its impression (once), click it, the adEvents it was sent and the
+    event log agree, release it (then it is unknown)."""
+    ad = load_one(conn, NATIVE_UNIT, options={"disableImageLoading": True})
+    ad_id = ad["adId"]
+    assert conn.call("stringForKey", adId=ad_id, key="headline") == ad["headline"]
+    assert conn.call("recordImpression", adId=ad_id) == {"recorded": True}
+    assert_not_recorded_impression(conn.call("recordImpression", adId=ad_id), "alreadyRecorded")
+    click = conn.call("performClickOnAsset", adId=ad_id, key="headline")
+    assert click["recorded"] is True and click["action"] in ("landingPage", "deepLink"), click
+    assert isinstance(click["url"], str) and click["url"], click
+    wait_ad_event(conn, ad_id, "willPresentScreen")
+    expected = [("didRecordImpression", None), ("didRecordClick", "headline"), ("willPresentScreen", None)]
+    notified = [(e["event"], e["assetKey"]) for e in conn.ad_events(ad_id)]
+    assert notified == expected, f"{conn.name}: adEvents for {ad_id}: {notified}"
+    logged = [(e["event"], e["assetKey"]) for e in get_events(conn, adId=ad_id)["events"]]
+    assert logged == expected, f"getEvents for {ad_id}: {logged}"
+    assert conn.call("releaseAd", adId=ad_id) == {"released": True}
+    assert_ad_not_found(conn.error("stringForKey", {"adId": ad_id, "key": "headline"}))
