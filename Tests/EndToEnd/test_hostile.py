@@ -14,13 +14,10 @@ Nothing here waits on a sleep: every wait is for a condition, with a bound (WAIT
 """
 from __future__ import annotations
 
-import json
-import os
 import signal
 import socket
 import struct
 import threading
-import time
 
 import pytest
 
