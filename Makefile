@@ -99,6 +99,15 @@ bench-compare-base:
 	@test -n "$(BASE)" || { echo "bench-compare: name the baseline: make bench-compare BASE=<git rev>" \
 	  "(or put a rev in bench/baseline-rev)" >&2; exit 2; }
 
+## soak: SOAK_SECONDS (default 120) of mixed load on the release build (tools/soak.py): loads,
+## clicks, impressions, releases, store changes, connects and disconnects over several
+## connections; prints RSS at start, middle and end and the event counts, and fails when RSS is
+## not flat or replies, notifications and getEvents disagree. Not part of `make test`.
+SOAK_SECONDS ?= 120
+.PHONY: soak
+soak: release venv
+	SOAK_SECONDS=$(SOAK_SECONDS) $(VENV)/bin/python tools/soak.py --bin $(abspath $(BIN_RELEASE))
+
 ## clean: also removes the baseline worktrees of bench-compare (git forgets them too).
 clean:
 	@for d in .build/baseline-*/; do [ -e "$$d.git" ] && git worktree remove --force "$$d" || true; done
