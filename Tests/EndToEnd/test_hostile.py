@@ -14,6 +14,7 @@ Nothing here waits on a sleep: every wait is for a condition, with a bound (WAIT
 """
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import struct
@@ -798,3 +799,150 @@ def test_a_full_stdout_that_nobody_reads_does_not_stop_tcp_clients(tmp_path, fra
         witness_round(witness)
     finally:
         p.stop()
+
+
+# ------------------------------------------------------------------------------------------
+# More faults: SIGTERM while a client never reads, a stdout closed by its reader, silent
+# connections over the limit
+
+
+def test_sigterm_while_a_client_never_reads_exits_0_after_the_drain_deadline_and_others_get_every_reply(server_factory):
+    """A connection that never drains cannot hold the process: at --shutdown-timeout-ms it is
+    closed and the process exits 0, and a well-behaved client loses no reply. (The deadline's
+    length only bounds how long this test waits.)"""
+    srv = server_factory(stdio=False, tcp=True, args=["--shutdown-timeout-ms", 300])
+    witness = srv.connect("lsp", name="witness")
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+    s.connect((srv.host, srv.port))
+    stuck_port = s.getsockname()[1]
+    writer = ForeverWriter(s.sendall, frame_body("ndjson", dumps(_load("stuck", zzzPadding="p" * 3000))))
+    writer.start()
+    try:
+        def unread():
+            q = tcp_queues(srv.port, stuck_port)
+            return q[1] if q else 0
+
+        wait_until_held_back(writer, unread, witness, "the server to stop reading the stuck client")
+        good = srv.connect("ndjson", name="good")
+        good.send_raw(b"".join(good.frame(dumps(_load(f"g{n}"))) for n in range(100)))
+        good_port = good.sock.getsockname()[1]
+
+        def good_read():
+            server_side, client_side = tcp_queues(srv.port, good_port), tcp_queues(good_port, srv.port)
+            return server_side is not None and client_side is not None and not server_side[1] and not client_side[0]
+
+        wait_until(good_read, what="the server to read the good client's 100 requests")
+        srv.signal(signal.SIGTERM)
+        assert srv.wait(3 * WAIT) == 0, srv.describe()
+        for n in range(100):
+            assert good.wait_reply(f"g{n}")["result"]["ads"]
+        good.read_until_closed()
+    finally:
+        writer.stop.set()
+        s.close()
+        writer.join(WAIT)
+
+
+def holds_pipe(pid: int, fd_of_ours: int) -> bool:
+    """Whether process `pid` has a descriptor on the pipe that our `fd_of_ours` is one end of."""
+    target = f"pipe:[{os.fstat(fd_of_ours).st_ino}]"
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == target:
+                return True
+        except FileNotFoundError:
+            pass
+    return False
+
+
+def close_stdio_by_epipe(p: RawProcess, witness) -> None:
+    """Closes our end of the server's stdout, then writes requests until the server, failing
+    to write their replies (EPIPE), lets go of its end of stdout."""
+    target = f"pipe:[{os.fstat(p.stdout_fd).st_ino}]"
+    p.proc.stdout.close()  # nobody will ever read stdout again
+    request = frame_body("ndjson", dumps(_load("nobody-reads")))
+
+    def let_go():
+        if not any(_readlink(p.pid, fd) == target for fd in os.listdir(f"/proc/{p.pid}/fd")):
+            return True
+        p.write_stdin(request)  # its reply fails with EPIPE
+        witness.barrier()
+        return False
+
+    wait_until(let_go, what="the server to close its stdout after EPIPE")
+
+
+def _readlink(pid: int, fd: str) -> str | None:
+    try:
+        return os.readlink(f"/proc/{pid}/fd/{fd}")
+    except FileNotFoundError:
+        return None
+
+
+def test_a_stdout_closed_by_its_reader_ends_stdio_only_and_tcp_is_still_served(tmp_path):
+    """EPIPE on stdout is the end of the stdio connection, not of the process (SIGPIPE is
+    ignored)."""
+    p = RawProcess(str(tmp_path))
+    try:
+        witness = p.connect("ndjson", name="witness")
+        witness_round(witness)
+        before = proc_memory_kb(p.pid)
+        close_stdio_by_epipe(p, witness)
+        assert p.alive(), f"the server died of a closed stdout: {p.describe()}"
+        witness_round(witness)
+        assert_memory_growth(p.pid, before, 1 * MiB, "a few requests; the stdio session is gone")
+    finally:
+        p.stop()
+
+
+@pytest.mark.xfail(strict=True, reason="server bug: when the stdio connection closes while TCP is served, stdin "
+                   "(descriptor 0, which libuv never closes) stays open: the client's writes are neither read nor "
+                   "refused (no EPIPE), and block once the pipe is full")
+@pytest.mark.parametrize("cause", ["unusable Content-Length", "EPIPE on stdout"])
+def test_when_the_server_closes_stdio_it_lets_go_of_stdin(tmp_path, cause):
+    p = RawProcess(str(tmp_path))
+    try:
+        witness = p.connect("ndjson", name="witness")
+        if cause == "EPIPE on stdout":
+            close_stdio_by_epipe(p, witness)
+        else:
+            p.write_stdin(b"Content-Length: -1\r\n\r\n")
+            frames, eof = p.read_stdout("lsp")
+            assert eof and len(frames) == 1, [f.msg for f in frames]
+            parse_error_without_id(frames[0].msg)
+        witness.barrier()  # the close has run its course
+        assert p.alive()
+        assert not holds_pipe(p.pid, p.stdin_fd), "the server keeps its stdin open after closing the stdio connection"
+        with pytest.raises(BrokenPipeError):
+            p.write_stdin(b"x")
+        witness_round(witness)
+    finally:
+        p.stop()
+
+
+@pytest.mark.xfail(strict=True, reason="server bug: a connection over --max-connections is kept open until it sends "
+                   "something, so silent connections pile up without bound (descriptors and ~1.6 kB of heap each)")
+def test_silent_connections_over_the_limit_do_not_pile_up(server_factory):
+    """--max-connections bounds what the server holds: connections refused for being over it
+    and that never send anything (so never get their -32002) must not accumulate. The bound
+    stated here: at most 256 of them held at once, whatever the server does beyond that (close
+    them without a reply, or after a grace time)."""
+    raise_fd_limit(4096)
+    arena = Arena(server_factory, "tcp-ndjson", ["--max-connections", 16])
+    srv = arena.srv
+    fds = open_fd_count(srv.pid)
+    arena.baseline()
+    socks = []
+    try:
+        for _ in range(1100):
+            socks.append(socket.create_connection((srv.host, srv.port), timeout=WAIT))
+        for _ in range(3):
+            arena.witness.barrier()  # the server's loop has run: it accepted what it will accept
+        held = open_fd_count(srv.pid) - fds
+        assert held <= 16 + 256, f"the server holds {held} connections of 1100 silent ones under --max-connections 16"
+    finally:
+        for s in socks:
+            s.close()
+    wait_until(lambda: open_fd_count(srv.pid) <= fds, what="the connections to close")
+    arena.finish(2 * MiB, "the silent connections are gone")
