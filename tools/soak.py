@@ -237,9 +237,46 @@ class Soak:
             return ("stringForKey", {"adId": ad.id, "key": "Headline"}, ad, own)
         return ("reportScreenDismissed", {"adId": ad.id}, ad, own)
 
+    def diagnose(self, conn) -> str:
+        """What the server and the connection look like when a reply does not come."""
+        srv = self.srv
+        lines = [f"server alive: {srv.alive()}"]
+        try:
+            stat = open(f"/proc/{srv.pid}/stat").read().split()
+            lines.append(f"server state {stat[2]}, utime {stat[13]} stime {stat[14]} ticks, "
+                         f"wchan {open(f'/proc/{srv.pid}/wchan').read()!r}")
+        except OSError as e:
+            lines.append(f"no /proc for the server: {e}")
+        sock = getattr(conn, "sock", None)
+        if sock is not None:
+            try:
+                port = sock.getsockname()[1]
+                lines.append(f"{conn.name}: server side (tx, rx) {E.tcp_queues(srv.port, port)}, client side (tx, rx) "
+                             f"{E.tcp_queues(port, srv.port)}")
+            except OSError as e:
+                lines.append(f"{conn.name}: {e}")
+        lines.append(f"{conn.name}: {conn.pending_bytes} bytes of an incomplete frame, closed by the server: "
+                     f"{conn.closed_by_peer}, frames waiting {len(conn._frames)}")
+        t = time.monotonic()
+        try:
+            probe = srv.connect("ndjson", sync=False, name="probe")
+            probe.request("e2e.noSuchMethod", timeout=5)
+            lines.append(f"a new connection was answered in {time.monotonic() - t:.3f} s")
+            probe.close()
+        except Exception as e:  # noqa: BLE001 - a diagnosis
+            lines.append(f"a new connection was not answered: {e!r}")
+        lines.append("server stderr (tail):\n" + srv.stderr_text()[-3000:])
+        return "\n".join(lines)
+
     # -- workers ----------------------------------------------------------------------------
 
     def steady(self, index: int, conn) -> None:
+        try:
+            self._steady(index, conn)
+        except TimeoutError as e:
+            raise AssertionError(f"{e}\n{self.diagnose(conn)}") from e
+
+    def _steady(self, index: int, conn) -> None:
         rng = random.Random(self.seed * 100 + index)
         pool: list[SoakAd] = []
         while not self.stop.is_set():
@@ -269,19 +306,24 @@ class Soak:
             conn = self.srv.connect(rng.choice(["ndjson", "lsp"]), name=f"churn-{index}")
             self.ledger.count("connections opened")
             try:
-                pool = []
-                for _ in range(rng.randint(1, 3)):
-                    pool += self.load(conn, rng, None)
-                for _ in range(rng.randint(1, 6)):
-                    self.burst(conn, [self.op(rng, rng.choice(pool), True) for _ in range(rng.randint(5, 30))])
-                if rng.random() < 0.5:
-                    self.burst(conn, [("releaseAd", {"adId": a.id}, a, True) for a in pool])
-                    self.ledger.count("releases", len(pool))
-                conn.barrier()  # only this connection touches its ads: every event of them is here
-                self.ledger.drain(conn)
+                self._churn_once(rng, conn)
+            except TimeoutError as e:
+                raise AssertionError(f"{e}\n{self.diagnose(conn)}") from e
             finally:
                 conn.close()
                 self.srv.tcp_conns.remove(conn)
+
+    def _churn_once(self, rng: random.Random, conn) -> None:
+        pool = []
+        for _ in range(rng.randint(1, 3)):
+            pool += self.load(conn, rng, None)
+        for _ in range(rng.randint(1, 6)):
+            self.burst(conn, [self.op(rng, rng.choice(pool), True) for _ in range(rng.randint(5, 30))])
+        if rng.random() < 0.5:
+            self.burst(conn, [("releaseAd", {"adId": a.id}, a, True) for a in pool])
+            self.ledger.count("releases", len(pool))
+        conn.barrier()  # only this connection touches its ads: every event of them is here
+        self.ledger.drain(conn)
 
     def store_changer(self) -> None:
         rng = random.Random(self.seed * 7)
@@ -458,17 +500,23 @@ def main() -> int:
     if args.seconds < 10:
         print("soak: --seconds must be at least 10", file=sys.stderr)
         return 2
+    import shutil
     import tempfile
 
-    with tempfile.TemporaryDirectory(prefix="native-ads-soak-") as workdir:
-        soak = Soak(os.path.abspath(args.bin), args.seconds, workdir, args.seed)
-        signal.signal(signal.SIGTERM, lambda *_: soak.stop.set())
-        try:
-            return soak.run()
-        except KeyboardInterrupt:
-            soak.stop.set()
-            soak.srv.stop()
-            return 130
+    workdir = tempfile.mkdtemp(prefix="native-ads-soak-")
+    soak = Soak(os.path.abspath(args.bin), args.seconds, workdir, args.seed)
+    signal.signal(signal.SIGTERM, lambda *_: soak.stop.set())
+    try:
+        status = soak.run()
+    except KeyboardInterrupt:
+        soak.stop.set()
+        soak.srv.stop()
+        status = 130
+    if status == 0:
+        shutil.rmtree(workdir, ignore_errors=True)
+    else:
+        print(f"soak: the server's stderr is kept in {workdir}", flush=True)
+    return status
 
 
 if __name__ == "__main__":
