@@ -51,22 +51,23 @@ MiB = 1024  # in kB, the unit of /proc/PID/status
 
 
 class Arena:
-    """A server on stdio (in the hostile transport's framing when that is stdio) and TCP, with
-    the witness connected over TCP in the other framing."""
+    """A server on stdio (in the hostile transport's framing when that is stdio), TCP and, for
+    a unix-* transport, a Unix socket; the witness is connected over TCP in the other framing."""
 
     def __init__(self, server_factory, transport: str, args=()):
         self.kind, self.framing = split_transport(transport)
-        self.srv = server_factory(stdio=True, tcp=True, framing=self.framing, args=args)
+        self.srv = server_factory(stdio=True, tcp=True, unix=self.kind == "unix", framing=self.framing, args=args)
         self.witness = self.srv.connect("lsp" if self.framing == "ndjson" else "ndjson", name="witness")
         witness_round(self.witness)
         self.srv.stdio.sync()
         self.before: dict | None = None
 
     def hostile(self, name: str = "hostile"):
-        """The connection the hostile input goes to: the server's stdio, or a new TCP one."""
+        """The connection the hostile input goes to: the server's stdio, or a new TCP or Unix
+        socket one."""
         if self.kind == "stdio":
             return self.srv.stdio
-        c = self.srv.connect(self.framing, name=name, sync=False)
+        c = self.srv.connect_to(self.kind, self.framing, name=name, sync=False)
         c.server = self.srv
         return c
 
