@@ -690,10 +690,16 @@ def test_a_client_that_sends_load_ad_forever_and_never_reads_is_held_back(server
 # SIGTERM with 1,000 replies in flight
 
 
-# So that every request is read (and every reply produced) before the signal, the server may
-# queue up to 32 MiB per connection without pausing its reading: "in flight" is then exactly
-# the 1,000 replies, none of them an unread request. The drain deadline is not what is tested.
-IN_FLIGHT_ARGS = ["--write-high-water", 32 << 20, "--write-low-water", 1 << 20, "--shutdown-timeout-ms", 120_000]
+def in_flight_args(high_water: int = 32 << 20) -> list:
+    """So that every request is read (and every reply produced) before the signal, the server
+    may queue `high_water` bytes per connection without pausing its reading: "in flight" is
+    then exactly the 1,000 replies, none of them an unread request. The drain deadline is not
+    what is tested: it is two minutes."""
+    return ["--write-high-water", high_water, "--write-low-water", 1 << 20, "--max-queued-bytes", 2 * high_water,
+            "--shutdown-timeout-ms", 120_000]
+
+
+
 IN_FLIGHT_PARAMS = {"adUnitID": NATIVE_UNIT, "options": {"numberOfAds": 2, "shouldRequestMultipleImages": True}}
 
 
@@ -724,9 +730,7 @@ def put_big_unit(c) -> str:
 
 
 def test_sigterm_with_1000_replies_in_flight_over_8_connections_delivers_every_reply(server_factory):
-    high_water = max(32 << 20, 2 * PER_CONN * BIG_BODY)  # never paused: see IN_FLIGHT_ARGS
-    srv = server_factory(stdio=False, tcp=True, args=IN_FLIGHT_ARGS[:1] + [high_water] + IN_FLIGHT_ARGS[2:]
-                         + ["--max-queued-bytes", 2 * high_water])
+    srv = server_factory(stdio=False, tcp=True, args=in_flight_args(max(32 << 20, 2 * PER_CONN * BIG_BODY)))
     setup = srv.connect("ndjson", name="setup")
     unit = put_big_unit(setup)
     setup.close()
@@ -789,7 +793,7 @@ def test_sigterm_with_1000_replies_in_flight_over_8_connections_delivers_every_r
 
 @pytest.mark.parametrize("framing", ["ndjson", "lsp"])
 def test_sigterm_with_1000_replies_in_flight_on_stdio_delivers_every_reply(tmp_path, framing):
-    p = RawProcess(str(tmp_path), IN_FLIGHT_ARGS, tcp=False)
+    p = RawProcess(str(tmp_path), in_flight_args(), tcp=False)
     try:
         data = b"".join(frame_body(framing, dumps({"jsonrpc": "2.0", "id": n, "method": "loadAd",
                                                     "params": IN_FLIGHT_PARAMS})) for n in range(1000))
