@@ -3,12 +3,13 @@ SHELL := /bin/bash
 SWIFT ?= swift
 PYTHON ?= python3
 VENV := .venv
+comma := ,
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN_DEBUG := .build/debug/native-ads
 BIN_RELEASE := .build/release/native-ads
 
 .PHONY: all deps build release run test test-swift test-e2e test-python-client test-ts-client \
-  test-release lint venv bench bench-compare bench-compare-base clean schemas
+  test-release lint venv bench bench-compare bench-compare-base clean schemas fuzz
 
 all: build
 
@@ -107,6 +108,17 @@ SOAK_SECONDS ?= 120
 .PHONY: soak
 soak: release venv
 	SOAK_SECONDS=$(SOAK_SECONDS) $(VENV)/bin/python tools/soak.py --bin $(abspath $(BIN_RELEASE))
+
+## fuzz: builds the libFuzzer targets (Fuzz/, outside SwiftPM: instrumented, with ASan) and runs
+## each for FUZZ_SECONDS from the seeds in Fuzz/corpus; prints and writes .build/fuzz/summary.md.
+## FUZZ_TARGETS picks some (json-parser,ndjson-framer,content-length-framer,message-framer,session).
+## See docs/robustness.md.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= json-parser,ndjson-framer,content-length-framer,message-framer,session
+fuzz: deps
+	$(MAKE) --no-print-directory -j2 -f Fuzz/fuzz.mk SWIFTC=$(SWIFT)c PYTHON=$(PYTHON) \
+	  FUZZ_TARGETS="$(subst $(comma), ,$(FUZZ_TARGETS))" fuzz-build
+	$(PYTHON) Fuzz/run-fuzzers.py --seconds $(FUZZ_SECONDS) --targets $(FUZZ_TARGETS)
 
 ## clean: also removes the baseline worktrees of bench-compare (git forgets them too).
 clean:
