@@ -7,14 +7,17 @@
 /// Splits a byte stream into newline-delimited JSON messages. No I/O.
 ///
 /// Complete lines inside a fed chunk are handed out without copying; only a trailing partial
-/// line is buffered. A line longer than `maxMessageBytes` is discarded up to its newline and
-/// reported once as ``FramerEvent/oversized(size:)``; the next line is read normally. Lines
-/// holding only whitespace are ignored. A trailing `\r` is stripped.
+/// line is buffered. A trailing `\r` is stripped. A line longer than `maxMessageBytes` is
+/// discarded up to its newline and reported once as ``FramerEvent/oversized(size:)``, its size
+/// being its length without the `\n` and that `\r` whatever the chunks it came in; the next
+/// line is read normally. Other lines holding only whitespace are ignored.
 public struct NDJSONFramer {
   public let maxMessageBytes: Int
   private var pending: [UInt8] = []
   private var discarding = false
   private var discardedBytes = 0
+  /// The last byte discarded (a line's trailing `\r` does not count towards its size).
+  private var lastDiscardedByte: UInt8 = 0
 
   public init(maxMessageBytes: Int) {
     self.maxMessageBytes = maxMessageBytes
@@ -44,9 +47,11 @@ public struct NDJSONFramer {
         // Partial line: buffer it (or keep discarding).
         if discarding {
           discardedBytes += segment.count
+          if let last = segment.last { lastDiscardedByte = last }
         } else if pending.count + segment.count > maxMessageBytes + 1 {
           discarding = true
           discardedBytes = pending.count + segment.count
+          lastDiscardedByte = segment.last ?? pending.last ?? 0
           pending.removeAll(keepingCapacity: false)
         } else {
           pending.append(contentsOf: segment)
@@ -57,13 +62,16 @@ public struct NDJSONFramer {
       var proceed = true
       if discarding {
         discarding = false
-        proceed = sink(.oversized(size: discardedBytes + segment.count))
+        let last = segment.last ?? lastDiscardedByte
+        proceed = sink(.oversized(size: discardedBytes + segment.count - (last == 0x0D ? 1 : 0)))
         discardedBytes = 0
       } else if pending.isEmpty {
         proceed = emit(segment, sink)
       } else {
         if pending.count + segment.count > maxMessageBytes + 1 {
-          proceed = sink(.oversized(size: pending.count + segment.count))
+          let last = segment.last ?? pending.last
+          proceed = sink(
+            .oversized(size: pending.count + segment.count - (last == 0x0D ? 1 : 0)))
         } else {
           pending.append(contentsOf: segment)
           proceed = pending.withUnsafeBufferPointer { emit($0, sink) }
@@ -79,12 +87,13 @@ public struct NDJSONFramer {
   private func emit(_ line: UnsafeBufferPointer<UInt8>, _ sink: (FramerEvent) -> Bool) -> Bool {
     var end = line.count
     if end > 0 && line[end - 1] == 0x0D { end -= 1 }
+    // The size first, as for lines that came in several chunks (judged before they end).
+    if end > maxMessageBytes { return sink(.oversized(size: end)) }
     var start = 0
     while start < end, line[start] == 0x20 || line[start] == 0x09 || line[start] == 0x0D {
       start += 1
     }
     if start == end { return true }
-    if end > maxMessageBytes { return sink(.oversized(size: end)) }
     return sink(.message(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: line[0..<end]))))
   }
 }
