@@ -64,6 +64,7 @@ import Testing
   @Test func aContentLengthClientGetsAdsAndEventsInContentLengthFraming() throws {
     let session = RPCSession(id: 99, dispatcher: harness.dispatcher)
     harness.service.attach(session)
+    defer { session.close() }
     let body =
       #"{"jsonrpc":"2.0","id":1,"method":"loadAd","params":{"adUnitID":"\#(Units.direct)","options":{"disableImageLoading":true}}}"#
     session.receive("Content-Length: \(body.utf8.count)\r\n\r\n\(body)")

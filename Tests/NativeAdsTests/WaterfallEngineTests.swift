@@ -31,13 +31,30 @@ private final class AskLog {
   var names: [String] = []
 }
 
+/// What a source was asked.
+private struct AskRecord {
+  let request: AdRequest
+  let unit: AdUnit
+  let options: LoaderOptions
+  let count: Int
+
+  init(_ ask: SourceAsk) {
+    request = ask.request
+    unit = ask.unit
+    options = ask.options
+    count = ask.count
+  }
+}
+
 /// A source with a name; the answers the tests give name it too.
 private class NamedSource: AdSource {
   let adNetworkClassName: String
   let adSourceName: String
   let timeoutMs: UInt64?
   let log: AskLog?
-  private(set) var asked: [SourceAsk] = []
+  /// What each ask asked for (not the asks: an ask holds its load's plan, which holds this
+  /// source, and the source would keep itself alive).
+  private(set) var asked: [AskRecord] = []
 
   init(_ name: String, timeoutMs: UInt64?, log: AskLog?) {
     self.adNetworkClassName = "Test." + name
@@ -47,7 +64,7 @@ private class NamedSource: AdSource {
   }
 
   func ask(_ ask: SourceAsk, answer: @escaping (SourceAnswer) -> Void) -> (any PendingAsk)? {
-    asked.append(ask)
+    asked.append(AskRecord(ask))
     log?.names.append(adSourceName)
     return respond(to: ask, answer: answer)
   }
@@ -409,6 +426,11 @@ enum WaterfallEnding: String, CaseIterable, Sendable {
     remote.asks[0].answer(remote.fill("late"))
     #expect(first.all.count == 1)
     #expect(first.fill?.fills.map(\.creative.id) == ["backup-ad"])
+
+    // The second load is still in flight: it holds the engine (through its source's answer),
+    // which holds it. Ending it frees both when the test ends.
+    engine.cancelLoads(ownedBy: 1)
+    #expect(scheduler.pendingCount == 0)
   }
 
   @Test func cancelledLoadsNeverCompleteAndAbandonTheirAsks() {

@@ -52,6 +52,12 @@ final class HeldLiveAdStore: LiveAdStore {
     return released
   }
 
+  /// Forgets the held calls without answering them (their completions hold the manager,
+  /// which holds this store: a harness that goes away drops them).
+  func dropHeldCalls() {
+    held.removeAll()
+  }
+
   private func hold(_ description: String, _ run: @escaping () -> Void) {
     held.append((description, run))
   }
@@ -85,6 +91,9 @@ final class HeldStoreHarness {
   let dispatcher = Dispatcher()
   let service: NativeAdsService
   private var nextSessionID: UInt64 = 1
+  /// The connections made, closed when the harness goes (a session and the service hold each
+  /// other until the session closes, as the server closes it when its connection closes).
+  private var sessions: [RPCSession] = []
 
   init() {
     manager = AdManager(
@@ -97,6 +106,12 @@ final class HeldStoreHarness {
     let session = RPCSession(id: nextSessionID, dispatcher: dispatcher)
     nextSessionID += 1
     service.attach(session)
+    sessions.append(session)
     return Client(session)
+  }
+
+  deinit {
+    for session in sessions { session.close() }
+    store.dropHeldCalls()
   }
 }

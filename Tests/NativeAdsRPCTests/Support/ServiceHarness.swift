@@ -20,6 +20,9 @@ final class ServiceHarness {
   let dispatcher = Dispatcher()
   let service: NativeAdsService
   private var nextSessionID: UInt64 = 1
+  /// The connections made, closed when the harness goes (a session and the service hold each
+  /// other until the session closes, as the server closes it when its connection closes).
+  private var sessions: [RPCSession] = []
 
   /// `adLifetime` and `maxEvents` are `--ad-lifetime` and `--max-events` (defaults 3600 and
   /// 100000, as in the service).
@@ -35,7 +38,12 @@ final class ServiceHarness {
     let session = RPCSession(id: nextSessionID, dispatcher: dispatcher)
     nextSessionID += 1
     service.attach(session)
+    sessions.append(session)
     return Client(session)
+  }
+
+  deinit {
+    for session in sessions { session.close() }
   }
 }
 
