@@ -57,11 +57,13 @@ public struct JSONRef {
     return JSONRef.unescape(slice)
   }
 
-  /// True when this is a string equal to `literal` (compared byte for byte, no allocation).
+  /// True when this is a string equal to `literal`: the same Unicode scalars, compared as
+  /// UTF-8 bytes (not as Swift `String`s, which compare by canonical equivalence: `"\u212A"`,
+  /// KELVIN SIGN, is not `"K"`). No allocation unless the string has escapes.
   public func stringEquals(_ literal: StaticString) -> Bool {
     let n = node
     guard n.kind == .string, !n.flag else {
-      return n.kind == .string && stringValue == literal.description
+      return n.kind == .string && JSONRef.utf8Equal(stringValue ?? "", literal)
     }
     return JSONRef.bytesEqual(bytes, Int(n.start), Int(n.end), literal)
   }
@@ -124,10 +126,9 @@ public struct JSONRef {
       let valueIndex = k + 1
       let matches: Bool
       if keyNode.flag {
-        matches =
+        matches = JSONRef.utf8Equal(
           JSONRef.unescape(
-            UnsafeBufferPointer(rebasing: bytes[Int(keyNode.start)..<Int(keyNode.end)]))
-          == key.description
+            UnsafeBufferPointer(rebasing: bytes[Int(keyNode.start)..<Int(keyNode.end)])), key)
       } else {
         matches = JSONRef.bytesEqual(bytes, Int(keyNode.start), Int(keyNode.end), key)
       }
@@ -158,9 +159,9 @@ public struct JSONRef {
     }
   }
 
-  /// The member named by a runtime string.
+  /// The member named by a runtime string (the last one whose key has exactly its scalars).
   public func member(_ key: String) -> JSONRef? {
-    members.last { $0.key == key }?.value
+    members.last { $0.key.utf8.elementsEqual(key.utf8) }?.value
   }
 
   /// Members of an object in document order; empty for non-objects.
@@ -220,6 +221,12 @@ public struct JSONRef {
       k += 1
     }
     return true
+  }
+
+  /// Whether `string` is `literal` byte for byte in UTF-8.
+  @usableFromInline
+  static func utf8Equal(_ string: String, _ literal: StaticString) -> Bool {
+    literal.withUTF8Buffer { string.utf8.elementsEqual($0) }
   }
 
   /// Decodes the escapes of an already validated string body.
