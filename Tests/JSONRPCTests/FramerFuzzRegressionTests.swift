@@ -56,6 +56,29 @@ import Testing
       #expect(out == expected, "chunks: \(chunks.map(\.count))")
     }
   }
+
+  /// `Fuzz/corpus/content-length-framer/regression-header-one-byte-over-the-limit`: a header
+  /// block of 65 bytes, its CRLFCRLF included, was accepted by a framer whose limit is 64,
+  /// because its last byte ended it before the limit was checked.
+  @Test func aHeaderBlockOneByteOverTheLimitIsFatal() {
+    let found = bytes(
+      hex: "436f6e74656e742d4c656e6774683a202032200d0a582d4f74682a65436f6974656e742d4c656e"
+        + "6774683a20436f6e74656e742d4c656e6774683a20310d0a0d0a")
+    #expect(found.count == 65)
+    for chunks in chunkings(of: found) {
+      #expect(
+        frames(contentLength: chunks, max: 24, maxHeader: 64)
+          == [.fatal("header block longer than 64 bytes")], "chunks: \(chunks.map(\.count))")
+    }
+    // A block of exactly the limit is read.
+    let atTheLimit = Array(
+      ("Content-Length: 2\r\nX: " + String(repeating: "p", count: 38)
+        + "\r\n\r\n{}").utf8)
+    #expect(atTheLimit.count == 66)
+    for chunks in chunkings(of: atTheLimit) {
+      #expect(frames(contentLength: chunks, max: 24, maxHeader: 64) == [.message("{}")])
+    }
+  }
 }
 
 /// The bytes written as hexadecimal digits (two per byte).
