@@ -9,7 +9,7 @@ BIN_DEBUG := .build/debug/native-ads
 BIN_RELEASE := .build/release/native-ads
 
 .PHONY: all deps build release run test test-swift test-e2e test-python-client test-ts-client \
-  test-release lint venv bench bench-compare bench-compare-base clean schemas fuzz
+  test-release lint venv bench bench-compare bench-compare-base clean schemas fuzz sanitize
 
 all: build
 
@@ -119,6 +119,11 @@ fuzz: deps
 	$(MAKE) --no-print-directory -j2 -f Fuzz/fuzz.mk SWIFTC=$(SWIFT)c PYTHON=$(PYTHON) \
 	  FUZZ_TARGETS="$(subst $(comma), ,$(FUZZ_TARGETS))" fuzz-build
 	$(PYTHON) Fuzz/run-fuzzers.py --seconds $(FUZZ_SECONDS) --targets $(FUZZ_TARGETS)
+
+## sanitize: the Swift tests and the end-to-end suite built with ASan+UBSan, then with TSan
+## (scratch paths under .build/sanitize/); any sanitizer report fails it. See docs/robustness.md.
+sanitize: deps venv
+	SWIFT=$(SWIFT) PYTHON=$(abspath $(VENV))/bin/python Fuzz/sanitize.sh
 
 ## clean: also removes the baseline worktrees of bench-compare (git forgets them too).
 clean:
