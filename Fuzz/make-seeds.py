@@ -202,6 +202,13 @@ def session_seeds():
         "backpressure": TOGGLE + ndjson(README_SESSION) + ndjson(reqs[1:4]) + TOGGLE,
         "close-mid-load": ndjson([request(1, "loadAd", {
             "adUnitID": "native-ads/mediation/sample-waterfall"})]) + close(0) + wait(3000),
+        "lifecycle": ndjson([
+            request(1, "loadAd", {"adUnitID": "native-ads/mediation/sample-waterfall"}),
+            notification("$/cancelRequest", {"id": 1}),
+            request(2, "shutdown"), request(3, "getEvents", {"limit": 1})])
+        + wait(3000) + ndjson([notification("exit")]) + to(1)
+        + ndjson([request(1, "loadAd", {"adUnitID": "native-ads/mediation/sample-waterfall"}),
+                  notification("$/cancelRequest", {"id": 99}), request(2, "exit")]),
         "two-clients": ndjson(README_SESSION[:1]) + to(2)
         + content_length([request(7, "recordImpression", {"adId": "ad-1cc520-1"}),
                           request(8, "getEvents", {"limit": 5})]) + to(0)
@@ -254,7 +261,8 @@ def session_tokens():
     words |= {b'"jsonrpc":"2.0"', b'"id":', b'"method":', b'"params":', b'"result":',
               b'"error":', b'"native-ads:1"', b'"native-ads/mediation/sample-waterfall"',
               b'"adapter.loadNativeAd"', b'"adapter.reportImpression"', b'"waterfall":',
-              b'"customEvent"', b'"timeoutMs":', bytes([0x1E, 1]), bytes([0x1E, 2]),
+              b'"customEvent"', b'"timeoutMs":', b'"$/cancelRequest"', b'"shutdown"',
+              b'"exit"', bytes([0x1E, 1]), bytes([0x1E, 2]),
               bytes([0x1F, 40]), bytes([0x1D, 1]), bytes([0x1C])}
     return sorted(words) + JSON_TOKENS
 

@@ -222,11 +222,12 @@ final class SessionWorld {
     for bytes in held { read(n, bytes) }
   }
 
-  /// The server's flush: take the output; a session that should close closes once it is out.
+  /// The server's flush: take the output; a session that should close (a broken stream, or
+  /// `exit` on a socket connection, which these three play) closes once it is out.
   private func afterRead(_ n: Int) {
     let session = sessions[n]
     collect(n, session)
-    if session.shouldClose { session.close() }
+    if session.shouldClose || session.exitRequested { session.close() }
   }
 
   private func collect(_ n: Int, _ session: RPCSession) {
