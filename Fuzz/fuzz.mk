@@ -31,6 +31,7 @@ define fuzz_module
 $(FUZZ_LIB)/lib$(1).a: $(call fuzz_sources,$(1)) $(2) $(foreach d,$(3),$(FUZZ_LIB)/lib$(d).a) Fuzz/fuzz.mk
 	@mkdir -p $(FUZZ_LIB)
 	@echo "fuzz: compiling $(1) (instrumented)" >&2
+	@rm -f $$@  # swiftc -static adds to an existing archive: the old objects would stay first
 	$(SWIFTC) $(FUZZ_MODULEFLAGS) -module-name $(1) -emit-module \
 	  -emit-module-path $(FUZZ_LIB)/$(1).swiftmodule -o $$@ $(call fuzz_sources,$(1)) $(2)
 endef
