@@ -21,7 +21,8 @@
 #
 # Usage: Fuzz/sanitize.sh [address|thread]...   (default: both; from the repository root)
 # Environment: SWIFT (swift), PYTHON (the venv's python with pytest), SANITIZE_E2E_ARGS
-# (extra pytest arguments), SANITIZE_E2E_LEAKS (1: leak-check the end-to-end servers too).
+# (extra pytest arguments), SANITIZE_E2E_LEAKS (1: leak-check the end-to-end servers too),
+# SANITIZE_E2E_TIMEOUT (seconds per end-to-end test, default 120: sanitized servers are slower).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -30,8 +31,10 @@ SWIFT=${SWIFT:-swift}
 PYTHON=${PYTHON:-$ROOT/.venv/bin/python}
 SUPP=$ROOT/Fuzz/sanitizers
 REPORTS=$ROOT/.build/sanitize/reports
-# Sanitized servers start and answer more slowly: give the suite's waits more room.
+# Sanitized servers start and answer more slowly: give the suite's waits and each test more
+# room.
 export NATIVE_ADS_E2E_WAIT=${NATIVE_ADS_E2E_WAIT:-30}
+E2E_TIMEOUT=${SANITIZE_E2E_TIMEOUT:-120}
 export SWIFT_BACKTRACE=enable=no  # the sanitizers print the stacks
 
 failed=()
@@ -51,7 +54,7 @@ check_reports() {
     failed+=("$name")
     return 1
   fi
-  echo "sanitize: $name: no reports" >&2
+  echo "sanitize: $name: no sanitizer reports" >&2
 }
 
 # run_step NAME REPORT_DIR COMMAND...: runs COMMAND, then checks the reports.
@@ -65,9 +68,23 @@ run_step() {
   "$@" || status=$?
   if ((status != 0)); then
     echo "sanitize: $name: exit status $status" >&2
-    failed+=("$name")
   fi
-  check_reports "$name" "$dir" || true
+  local reports=0
+  check_reports "$name" "$dir" || reports=1
+  if ((status != 0 && reports == 0)); then failed+=("$name"); fi
+}
+
+# e2e NAME DIR BINARY [ENV=VALUE...]: the end-to-end suite against BINARY. The servers get a
+# 64 MiB stack (ulimit -s): a sanitized build's frames are larger, and the cases at the
+# largest --max-depth (4096) recurse that deep (a debug build needs 2 to 4 MiB for them, the
+# ASan build 8 to 16). Memory bounds are not asserted (Fuzz/sanitizers/sanitized_e2e.py).
+e2e() {
+  local name=$1 dir=$2 binary=$3
+  shift 3
+  run_step "$name" "$dir" bash -c 'ulimit -s 65536 || echo "sanitize: the stack limit stays $(ulimit -s)" >&2; exec "$@"' e2e \
+    env NATIVE_ADS_BIN="$binary" PYTHONPATH="$SUPP${PYTHONPATH:+:$PYTHONPATH}" "$@" \
+    "$PYTHON" -m pytest -q -p no:cacheprovider -p sanitized_e2e -o timeout="$E2E_TIMEOUT" \
+    ${SANITIZE_E2E_ARGS:-} Tests/EndToEnd
 }
 
 address() {
@@ -76,15 +93,14 @@ address() {
   echo "sanitize: building with ASan and UBSan ($scratch)" >&2
   "$SWIFT" build --build-tests "${flags[@]}"
   local dir=$REPORTS/address
-  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:log_path=$dir/asan:detect_stack_use_after_return=1:strict_string_checks=1"
+  # One log_path for both (they share it; the last one set wins): report.<pid>.
+  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:log_path=$dir/report:detect_stack_use_after_return=1:strict_string_checks=1"
   export LSAN_OPTIONS="suppressions=$SUPP/lsan.supp:print_suppressions=0"
-  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=0:log_path=$dir/ubsan"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=0:log_path=$dir/report"
   run_step "swift test (address, undefined)" "$dir" \
     "$SWIFT" test --skip-build "${flags[@]}"
-  run_step "end-to-end (address, undefined)" "$dir" \
-    env NATIVE_ADS_BIN="$ROOT/$scratch/debug/native-ads" \
-    ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=${SANITIZE_E2E_LEAKS:-0}}" \
-    "$PYTHON" -m pytest -q -p no:cacheprovider ${SANITIZE_E2E_ARGS:-} Tests/EndToEnd
+  e2e "end-to-end (address, undefined)" "$dir" "$ROOT/$scratch/debug/native-ads" \
+    ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=${SANITIZE_E2E_LEAKS:-0}}"
   unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
 }
 
@@ -94,11 +110,9 @@ thread() {
   echo "sanitize: building with TSan ($scratch)" >&2
   "$SWIFT" build --build-tests "${flags[@]}"
   local dir=$REPORTS/thread
-  export TSAN_OPTIONS="halt_on_error=0:second_deadlock_stack=1:log_path=$dir/tsan:suppressions=$SUPP/tsan.supp"
+  export TSAN_OPTIONS="halt_on_error=0:second_deadlock_stack=1:log_path=$dir/report:suppressions=$SUPP/tsan.supp"
   run_step "swift test (thread)" "$dir" "$SWIFT" test --skip-build "${flags[@]}"
-  run_step "end-to-end (thread)" "$dir" \
-    env NATIVE_ADS_BIN="$ROOT/$scratch/debug/native-ads" \
-    "$PYTHON" -m pytest -q -p no:cacheprovider ${SANITIZE_E2E_ARGS:-} Tests/EndToEnd
+  e2e "end-to-end (thread)" "$dir" "$ROOT/$scratch/debug/native-ads"
   unset TSAN_OPTIONS
 }
 
