@@ -246,10 +246,7 @@ public final class Dispatcher {
   }
 
   private func lookup(_ method: JSONRef) -> MethodHandler? {
-    let raw = method.rawBytes
-    if raw.count >= 2, !raw[1..<raw.count - 1].contains(0x5C) {
-      return table.lookup(UnsafeBufferPointer(rebasing: raw[1..<raw.count - 1]))
-    }
+    if let name = method.unescapedStringBytes { return table.lookup(name) }
     // Escaped method names are decoded first.
     var name = method.stringValue ?? ""
     return name.withUTF8 { table.lookup($0) }

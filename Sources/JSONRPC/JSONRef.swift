@@ -57,6 +57,15 @@ public struct JSONRef {
     return JSONRef.unescape(slice)
   }
 
+  /// The bytes between the quotes of a string without escapes; `nil` for other values and
+  /// for strings with escapes (read those with ``stringValue``).
+  @inlinable
+  public var unescapedStringBytes: UnsafeBufferPointer<UInt8>? {
+    let n = node
+    guard n.kind == .string, !n.flag else { return nil }
+    return UnsafeBufferPointer(rebasing: bytes[Int(n.start)..<Int(n.end)])
+  }
+
   /// True when this is a string equal to `literal`: the same Unicode scalars, compared as
   /// UTF-8 bytes (not as Swift `String`s, which compare by canonical equivalence: `"\u212A"`,
   /// KELVIN SIGN, is not `"K"`). No allocation unless the string has escapes.

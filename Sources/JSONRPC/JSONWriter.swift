@@ -109,6 +109,17 @@ public struct JSONWriter {
   }
 
   /// Splices bytes that are already exactly one valid JSON value.
+  public mutating func raw(_ json: UnsafeBufferPointer<UInt8>) {
+    bytes.append(contentsOf: json)
+    needsComma = true
+  }
+
+  /// Splices bytes that are already exactly one valid JSON value.
+  public mutating func raw(_ json: [UInt8]) {
+    json.withUnsafeBufferPointer { raw($0) }
+  }
+
+  /// Splices bytes that are already exactly one valid JSON value.
   public mutating func raw(_ json: some Sequence<UInt8>) {
     bytes.append(contentsOf: json)
     needsComma = true

@@ -4,8 +4,9 @@
 public struct MethodCall {
   /// The `params` object, or `nil` when the request has none.
   public let params: Params
-  /// The connection the request arrived on.
-  public let session: RPCSession
+  /// The connection the request arrived on. (Unowned: the session is handling this call, so
+  /// it is alive; reading the property gives a strong reference to keep for later.)
+  public unowned(unsafe) let session: RPCSession
   /// True for a notification: whatever the handler writes is discarded.
   public let isNotification: Bool
   /// The dispatcher outlives every call it makes (it owns the handlers).

@@ -1,3 +1,4 @@
+import Glibc
 import JSONRPC
 import NativeAds
 
@@ -7,42 +8,65 @@ import NativeAds
 /// `loadAd` replies are mostly base64 image data: encoding it once per creative and splicing
 /// the bytes into every later reply is what makes `loadAd` cheap. Loop-thread only.
 final class CreativeJSONCache {
-  private struct Key: Hashable {
-    var creativeID: String
+  /// The variant of the loader options a fragment was encoded for.
+  fileprivate struct Variant: Equatable {
     var withImageData: Bool
     var multipleImages: Bool
     var adChoicesPosition: AdChoicesPosition
     /// Video options (only for creatives with video: the initial controller state).
     var video: UInt8
+
+    init(_ ad: NativeAd) {
+      let options = ad.options
+      withImageData = !options.disableImageLoading
+      multipleImages = options.shouldRequestMultipleImages
+      adChoicesPosition = options.adChoicesPosition
+      video =
+        ad.creative.media.hasVideoContent
+        ? (options.startMuted ? 1 : 0) | (options.customControlsRequested ? 2 : 0)
+          | (options.clickToExpandRequested ? 4 : 0) : 0
+    }
   }
 
-  private var entries: [Key: [UInt8]] = [:]
+  /// Everything encoded for one creative, by creative ID.
+  private var entries: [String: EncodedCreative] = [:]
+
+  /// The encodings of `ad`'s creative, kept with the ad (``NativeAd/presentation``): a load
+  /// reply puts them there (``fragment(for:)``), so later requests about the ad find them
+  /// without a lookup. An ad that has none yet gets its own.
+  func encoded(_ ad: NativeAd) -> EncodedCreative {
+    if let kept = ad.presentation { return unsafeDowncast(kept, to: EncodedCreative.self) }
+    let own = EncodedCreative()
+    ad.presentation = own
+    return own
+  }
 
   /// The members that follow `"kind"` in an Ad object, starting with a comma:
-  /// `,"headline":...,"mediaContent":{...},"adChoices":...`.
+  /// `,"headline":...,"mediaContent":{...},"adChoices":...`. For the reply of the load that
+  /// made `ad`, when its creative is the inventory's current one under its ID: the encodings
+  /// are shared by every ad of that creative until the store changes it.
   func fragment(for ad: NativeAd) -> [UInt8] {
-    let options = ad.options
-    let key = Key(
-      creativeID: ad.creative.id, withImageData: !options.disableImageLoading,
-      multipleImages: options.shouldRequestMultipleImages,
-      adChoicesPosition: options.adChoicesPosition,
-      video: ad.creative.media.hasVideoContent
-        ? (options.startMuted ? 1 : 0) | (options.customControlsRequested ? 2 : 0)
-          | (options.clickToExpandRequested ? 4 : 0) : 0)
-    // A mediated ad's creative is made for that one load: encode it, keep nothing.
-    if ad.mediation != nil { return Self.encode(ad) }
-    if let cached = entries[key] { return cached }
-    let encoded = Self.encode(ad)
-    entries[key] = encoded
-    return encoded
+    let encoded: EncodedCreative
+    if ad.mediation != nil {
+      // A mediated ad's creative is made for that one load: kept with the ad only.
+      encoded = self.encoded(ad)
+    } else if let cached = entries[ad.creative.id] {
+      encoded = cached
+    } else {
+      encoded = EncodedCreative()
+      entries[ad.creative.id] = encoded
+    }
+    ad.presentation = encoded
+    return encoded.fragment(for: ad)
   }
 
-  /// Forgets every variant of a creative (after the store changes it).
+  /// Forgets every encoding of a creative (after the store changes it). Ads loaded before
+  /// keep theirs: they show the creative as it was when they were loaded.
   func invalidate(creativeID: String) {
-    entries = entries.filter { $0.key.creativeID != creativeID }
+    entries.removeValue(forKey: creativeID)
   }
 
-  private static func encode(_ ad: NativeAd) -> [UInt8] {
+  fileprivate static func encode(_ ad: NativeAd) -> [UInt8] {
     let withData = !ad.options.disableImageLoading
     var w = JSONWriter(capacity: 1024)
     w.needsComma = true
@@ -143,5 +167,65 @@ final class CreativeJSONCache {
       w.endArray()
     }
     return w.bytes
+  }
+}
+
+/// The pre-encoded JSON of one creative: its `loadAd` fragment per option variant, and its
+/// text assets as JSON strings (what `stringForKey` answers), made on first use.
+final class EncodedCreative {
+  private var fragments: [(variant: CreativeJSONCache.Variant, bytes: [UInt8])] = []
+  private var texts: EncodedTexts?
+
+  func fragment(for ad: NativeAd) -> [UInt8] {
+    let variant = CreativeJSONCache.Variant(ad)
+    for entry in fragments where entry.variant == variant { return entry.bytes }
+    let bytes = CreativeJSONCache.encode(ad)
+    fragments.append((variant, bytes))
+    return bytes
+  }
+
+  /// Writes the text asset `key` of `ad` (this creative) as a JSON string, or `null`: the
+  /// value of ``NativeAd/string(forKey:)``, encoded once.
+  func writeText(forKey key: UnsafeBufferPointer<UInt8>, of ad: NativeAd, into w: inout JSONWriter)
+  {
+    if texts == nil { texts = EncodedTexts(ad) }
+    texts!.write(key, into: &w)
+  }
+}
+
+/// A creative's text assets, keys and encoded values in one buffer.
+///
+/// Made from the domain's own answers: every key the ad has (``NativeAd/availableAssetKeys``,
+/// which names every key with a text) asked of ``NativeAd/string(forKey:)``; a key not listed
+/// has no text, so `null`.
+private struct EncodedTexts {
+  private var buffer: [UInt8] = []
+  /// Per asset: where its key and its encoded value are in `buffer`.
+  private var entries: [(keyStart: Int32, keyEnd: Int32, valueEnd: Int32)] = []
+
+  init(_ ad: NativeAd) {
+    var w = JSONWriter(capacity: 256)
+    for key in ad.availableAssetKeys {
+      guard let text = ad.string(forKey: key) else { continue }
+      let keyStart = Int32(w.bytes.count)
+      w.bytes.append(contentsOf: key.utf8)
+      let keyEnd = Int32(w.bytes.count)
+      w.string(text)
+      entries.append((keyStart, keyEnd, Int32(w.bytes.count)))
+    }
+    buffer = w.bytes
+  }
+
+  func write(_ key: UnsafeBufferPointer<UInt8>, into w: inout JSONWriter) {
+    buffer.withUnsafeBufferPointer { all in
+      for entry in entries where Int(entry.keyEnd - entry.keyStart) == key.count {
+        let keyStart = Int(entry.keyStart)
+        if key.count == 0 || memcmp(all.baseAddress! + keyStart, key.baseAddress!, key.count) == 0 {
+          w.raw(UnsafeBufferPointer(rebasing: all[Int(entry.keyEnd)..<Int(entry.valueEnd)]))
+          return
+        }
+      }
+      w.null()
+    }
   }
 }

@@ -28,11 +28,12 @@ public final class NativeAdsService: AdEventObserver {
   }
 
   private func register<M: ServiceMethod>(_ method: M.Type) {
-    dispatcher.register(M.name) { [unowned self] call, result throws(RPCError) in
+    // Unowned and unchecked: the service owns its dispatcher's handlers and outlives every
+    // call they make (a handler runs only while the service dispatches), so the reference
+    // needs no counting on every request.
+    dispatcher.register(M.name) { [unowned(unsafe) self] call, result throws(RPCError) in
       let request = try M.decode(call.params)
-      try M.handle(
-        request, context: MethodContext(service: self, session: call.session, call: call),
-        result: &result)
+      try M.handle(request, context: MethodContext(service: self, call: call), result: &result)
     }
   }
 

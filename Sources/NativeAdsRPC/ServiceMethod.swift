@@ -17,10 +17,16 @@ protocol ServiceMethod {
 
 /// What a method can reach: the service (ad manager, caches), the calling session, and the
 /// call itself (to defer the reply).
+///
+/// Valid during the call only, like the call itself: it holds its references unowned (the
+/// service outlives every call, the session is handling this one), so that making one costs
+/// no reference counting. Code that keeps one for later (a deferred reply's completion)
+/// captures `session` or `service` themselves, which makes strong references.
 struct MethodContext {
-  let service: NativeAdsService
-  let session: RPCSession
+  unowned(unsafe) let service: NativeAdsService
   let call: MethodCall
+  /// The connection the request came in on.
+  var session: RPCSession { call.session }
 }
 
 /// Every method the service answers, registered in this order.

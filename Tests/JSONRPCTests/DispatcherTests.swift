@@ -276,3 +276,41 @@ import Testing
     #expect(server.countCalls == 0)
   }
 }
+
+/// The method table: every registered name is found by its bytes, nothing else is, and
+/// registering a name again replaces its handler.
+@Suite struct MethodTableTests {
+  private static func reply(_ dispatcher: Dispatcher, _ method: String) -> String {
+    let session = RPCSession(id: 1, dispatcher: dispatcher)
+    var line = Array(#"{"jsonrpc":"2.0","id":1,"method":"\#(method)"}"#.utf8)
+    line.append(0x0A)
+    line.withUnsafeBytes { session.receive($0) }
+    return String(decoding: session.takeOutput(), as: UTF8.self)
+  }
+
+  @Test func manyNamesAreEachFoundAndUnknownNamesAreNot() {
+    let dispatcher = Dispatcher()
+    // Names of many lengths that share prefixes, suffixes and lengths (the table grows).
+    let names = (0..<300).map { i in
+      String(repeating: "m", count: i % 23) + "\(i)" + (i % 2 == 0 ? "/x" : "")
+    }
+    for (i, name) in names.enumerated() {
+      dispatcher.register(name) { _, w throws(RPCError) in w.int(i) }
+    }
+    #expect(dispatcher.methodNames == names)
+    for (i, name) in names.enumerated() {
+      #expect(Self.reply(dispatcher, name) == #"{"jsonrpc":"2.0","id":1,"result":\#(i)}"# + "\n")
+    }
+    for unknown in ["", "m", "mm0", names[1] + "x", String(names[2].dropLast())] {
+      #expect(Self.reply(dispatcher, unknown).contains(#""code":-32601"#), "\(unknown)")
+    }
+  }
+
+  @Test func registeringANameAgainReplacesItsHandler() {
+    let dispatcher = Dispatcher()
+    dispatcher.register("a") { _, w throws(RPCError) in w.int(1) }
+    dispatcher.register("a") { _, w throws(RPCError) in w.int(2) }
+    #expect(dispatcher.methodNames == ["a"])
+    #expect(Self.reply(dispatcher, "a") == #"{"jsonrpc":"2.0","id":1,"result":2}"# + "\n")
+  }
+}

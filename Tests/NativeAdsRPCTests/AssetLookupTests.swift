@@ -1,4 +1,5 @@
 import JSONRPC
+import NativeAds
 import Testing
 
 @Suite struct AssetLookupTests {
@@ -94,6 +95,45 @@ import Testing
     #expect(image["width"] == .number("30"))
   }
 
+  /// `stringForKey` answers from text encoded once per creative; whatever the key, that must
+  /// be what the domain says (``NativeAd/string(forKey:)``), for every kind of built-in ad.
+  @Test(arguments: [
+    (Units.direct, false), (Units.direct, true), (Units.backfill, false), (Units.adMob, false),
+    (Units.video, false), (Units.video, true),
+  ])
+  func stringForKeyAnswersWhatTheAdSaysForEveryKey(unit: String, custom: Bool) throws {
+    let client = harness.connect()
+    let formats = #""customNativeAdFormatIDs":["\#(Units.customFormat)","\#(Units.videoFormat)"]"#
+    do {
+      let adId = try client.loadAdID(
+        unit: unit, extra: custom ? #","adTypes":["customNative"],\#(formats)"# : "")
+      let ad = try harness.manager.ad(adId)
+      let keys =
+        ad.availableAssetKeys + NativeAssetKey.allCases.map(\.rawValue)
+        + ["Headline", "Body", "CallToAction", "MainImage", "_adChoices", "", "nope", "headlin"]
+      for key in keys {
+        let expected = ad.string(forKey: key).map(JSONValue.string) ?? .null
+        let reply = try client.result("stringForKey", #"{"adId":"\#(adId)","key":"\#(key)"}"#)
+        #expect(reply == expected, "\(unit) \(key)")
+        // The same key and ID spelled with escapes.
+        let escapedKey = Self.escapingEveryCharacter(key)
+        let escapedID = Self.escapingEveryCharacter(adId)
+        #expect(
+          try client.result(
+            "stringForKey", #"{"adId":"\#(escapedID)","key":"\#(escapedKey)"}"#) == expected,
+          "\(unit) \(key), escaped")
+      }
+    }
+  }
+
+  /// `"ab"` as `"\u0061\u0062"` (ASCII text only).
+  private static func escapingEveryCharacter(_ text: String) -> String {
+    text.unicodeScalars.map { scalar in
+      let hex = String(scalar.value, radix: 16)
+      return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    }.joined()
+  }
+
   // MARK: Errors
 
   @Test(arguments: ["stringForKey", "imageForKey"])
@@ -104,6 +144,9 @@ import Testing
       error["message"] == .string(#"No ad with ID "ad-unknown": it is unknown or was released"#))
     #expect(error["data"]?["name"] == .string("adNotFound"))
     #expect(error["data"]?["adId"] == .string("ad-unknown"))
+    // An ID written with escapes is named decoded.
+    let escaped = try harness.connect().error(method, #"{"adId":"ad-\u0075nknown","key":"x"}"#)
+    #expect(escaped["data"]?["adId"] == .string("ad-unknown"))
   }
 
   @Test(arguments: [

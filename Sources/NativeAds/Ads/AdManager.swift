@@ -240,6 +240,18 @@ public final class AdManager {
   /// - Throws: ``AdObjectError/adNotFound(adId:)`` when unknown or released.
   public func ad(_ adId: String) throws(AdObjectError) -> NativeAd {
     guard let ad = store.ad(adId) else { throw .adNotFound(adId: adId) }
+    return settled(ad)
+  }
+
+  /// The same, by the UTF-8 bytes of the ID (as a request carries it).
+  public func ad(utf8 adId: UnsafeBufferPointer<UInt8>) throws(AdObjectError) -> NativeAd {
+    guard let ad = store.ad(utf8: adId) else {
+      throw .adNotFound(adId: String(decoding: adId, as: UTF8.self))
+    }
+    return settled(ad)
+  }
+
+  private func settled(_ ad: NativeAd) -> NativeAd {
     if ad.state.video?.isPlaying == true, ad.state.video?.hasPlayedToEnd(at: clock.now()) == true {
       change(ad, .settle) { _ in }
     }

@@ -25,6 +25,10 @@ public final class NativeAd {
   public internal(set) var state: AdState
   /// Whether it has been released (a released ad is no longer reachable by its ID).
   public internal(set) var isReleased = false
+  /// Kept for the layer that presents the ad to clients (the RPC service keeps the ad's
+  /// pre-encoded assets here, so that a request about the ad needs one lookup: the ad's). The
+  /// domain never reads it.
+  public var presentation: AnyObject?
 
   init(
     id: String, creative: Creative, options: LoaderOptions, responseInfo: ResponseInfo,

@@ -9,6 +9,9 @@
 public protocol LiveAdStore: AnyObject {
   /// The live ad `id` held by this process, or nil (unknown or released).
   func ad(_ id: String) -> NativeAd?
+  /// The same, by the UTF-8 bytes of the ID (requests carry the ID as bytes; a store can look
+  /// it up without making a `String`).
+  func ad(utf8 id: UnsafeBufferPointer<UInt8>) -> NativeAd?
   /// Every live ad held by this process, in no particular order.
   var ads: [NativeAd] { get }
   /// Keeps newly loaded ads; `completion` runs once they are kept.
@@ -23,20 +26,31 @@ public protocol LiveAdStore: AnyObject {
     _ ad: NativeAd, at now: Double, completion: @escaping (AdTransition) -> Void)
 }
 
-/// The live ads of one process, in a dictionary. Every completion runs before the call
+extension LiveAdStore {
+  public func ad(utf8 id: UnsafeBufferPointer<UInt8>) -> NativeAd? {
+    ad(String(decoding: id, as: UTF8.self))
+  }
+}
+
+/// The live ads of one process, in an ``AdIDTable``. Every completion runs before the call
 /// returns.
 public final class InMemoryLiveAdStore: LiveAdStore {
-  private var table: [String: NativeAd] = [:]
+  private var table = AdIDTable()
 
   /// An empty store.
   public init() {}
 
-  public func ad(_ id: String) -> NativeAd? { table[id] }
+  public func ad(_ id: String) -> NativeAd? {
+    var id = id
+    return id.withUTF8 { table.ad(utf8: $0) }
+  }
 
-  public var ads: [NativeAd] { Array(table.values) }
+  public func ad(utf8 id: UnsafeBufferPointer<UInt8>) -> NativeAd? { table.ad(utf8: id) }
+
+  public var ads: [NativeAd] { table.ads }
 
   public func insert(_ ads: [NativeAd], completion: @escaping () -> Void) {
-    for ad in ads { table[ad.id] = ad }
+    for ad in ads { table.insert(ad) }
     completion()
   }
 
@@ -52,7 +66,7 @@ public final class InMemoryLiveAdStore: LiveAdStore {
     _ ad: NativeAd, at now: Double, completion: @escaping (AdTransition) -> Void
   ) {
     let transition = ad.state.apply(.release, to: ad, at: now)
-    table.removeValue(forKey: ad.id)
+    table.remove(ad.id)
     ad.isReleased = true
     completion(transition)
   }

@@ -1,13 +1,14 @@
 import JSONRPC
 
-/// Params `{"adId", "key"}`, shared by the asset getters.
+/// Params `{"adId", "key"}`, shared by the asset getters. Borrowed (``StringParam``): both
+/// are only looked up, so the common request makes no `String`; valid during the call only.
 struct AdKeyRequest {
-  static let adIdField = AdIDRequest.adIdField
-  static let keyField = Field.string("key")
+  static let adIdField = Field.stringParam("adId")
+  static let keyField = Field.stringParam("key")
   static let params = [adIdField.member, keyField.member]
 
-  var adId: String
-  var key: String
+  var adId: StringParam
+  var key: StringParam
 
   init(_ params: Params) throws(RPCError) {
     (adId, key) = try decoding { () throws(InvalidField) in

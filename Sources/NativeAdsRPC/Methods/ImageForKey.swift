@@ -19,9 +19,9 @@ enum ImageForKey: ServiceMethod {
   {
     let manager = context.service.manager
     let ad = try AdObjectError.reported(by: name) { () throws(AdObjectError) in
-      try manager.ad(request.adId)
+      try request.adId.withUTF8 { (id) throws(AdObjectError) in try manager.ad(utf8: id) }
     }
     AdJSON.write(
-      ad.image(forKey: request.key), withData: !ad.options.disableImageLoading, into: &w)
+      ad.image(forKey: request.key.string), withData: !ad.options.disableImageLoading, into: &w)
   }
 }

@@ -24,7 +24,7 @@ enum PerformClickOnAsset: ServiceMethod {
   static func decode(_ params: Params) throws(RPCError) -> Request {
     let ad = try AdKeyRequest(params)
     return Request(
-      adId: ad.adId, key: ad.key,
+      adId: ad.adId.string, key: ad.key.string,
       openableURLSchemes: try decoding { () throws(InvalidField) in
         try params(openableURLSchemes) ?? []
       })

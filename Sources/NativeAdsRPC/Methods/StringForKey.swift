@@ -15,10 +15,12 @@ enum StringForKey: ServiceMethod {
   static func handle(_ request: AdKeyRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
+    // One lookup (the ad), then a copy of the pre-encoded text.
     let manager = context.service.manager
-    w.string(
-      try AdObjectError.reported(by: name) { () throws(AdObjectError) in
-        try manager.string(forKey: request.key, adId: request.adId)
-      })
+    let ad = try AdObjectError.reported(by: name) { () throws(AdObjectError) in
+      try request.adId.withUTF8 { (id) throws(AdObjectError) in try manager.ad(utf8: id) }
+    }
+    let encoded = context.service.creativeJSON.encoded(ad)
+    request.key.withUTF8 { encoded.writeText(forKey: $0, of: ad, into: &w) }
   }
 }

@@ -71,6 +71,15 @@ extension Field where Value == String {
   }
 }
 
+extension Field where Value == StringParam {
+  /// A required string, borrowed (for lookups by the string: no `String` is made).
+  static func stringParam(_ name: StaticString, summary: String? = nil) -> Field {
+    Field(name, .string(), required: true, summary: summary) { p, n throws(InvalidField) in
+      try p.stringParam(n)
+    }
+  }
+}
+
 extension Field where Value == String? {
   /// An optional string.
   static func optionalString(_ name: StaticString, summary: String? = nil) -> Field {

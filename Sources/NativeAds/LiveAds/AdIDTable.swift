@@ -1,0 +1,138 @@
+import Glibc
+
+/// The live ads of one process by ID, looked up by the ID's UTF-8 bytes: no `String` is made
+/// and no SipHash is run per lookup, which is what most requests (asset getters, clicks,
+/// impressions) begin with.
+///
+/// Open addressing with linear probing and backward-shift deletion over a power-of-two
+/// array, at most half full. The hash is a fast multiply-and-fold over 8-byte words, not a
+/// keyed one: only the service inserts (IDs it made), so a client choosing what to look up
+/// cannot crowd a probe sequence. Loop-bound, like the ads.
+struct AdIDTable {
+  private struct Slot {
+    var hash: UInt64
+    var ad: NativeAd
+  }
+  private var slots: [Slot?]
+  private(set) var count = 0
+
+  init() { slots = Array(repeating: nil, count: 16) }
+
+  /// The ad whose ID has exactly these UTF-8 bytes.
+  func ad(utf8 id: UnsafeBufferPointer<UInt8>) -> NativeAd? {
+    let hash = Self.hash(id)
+    let mask = slots.count - 1
+    var i = Int(truncatingIfNeeded: hash) & mask
+    while let slot = slots[i] {
+      if slot.hash == hash, Self.id(of: slot.ad, equals: id) { return slot.ad }
+      i = (i + 1) & mask
+    }
+    return nil
+  }
+
+  /// Every ad, in no particular order.
+  var ads: [NativeAd] { slots.compactMap { $0?.ad } }
+
+  /// Keeps `ad` under its ID, replacing an ad with the same ID.
+  mutating func insert(_ ad: NativeAd) {
+    if (count + 1) * 2 > slots.count { grow() }
+    let hash =
+      ad.id.utf8.withContiguousStorageIfAvailable(Self.hash) ?? Self.hash(Array(ad.id.utf8))
+    let mask = slots.count - 1
+    var i = Int(truncatingIfNeeded: hash) & mask
+    while let slot = slots[i] {
+      if slot.hash == hash, slot.ad.id == ad.id {
+        slots[i] = Slot(hash: hash, ad: ad)
+        return
+      }
+      i = (i + 1) & mask
+    }
+    slots[i] = Slot(hash: hash, ad: ad)
+    count += 1
+  }
+
+  /// Forgets the ad with ID `id`, if kept.
+  mutating func remove(_ id: String) {
+    var id = id
+    let found: Int? = id.withUTF8 { bytes in
+      let hash = Self.hash(bytes)
+      let mask = slots.count - 1
+      var i = Int(truncatingIfNeeded: hash) & mask
+      while let slot = slots[i] {
+        if slot.hash == hash, Self.id(of: slot.ad, equals: bytes) { return i }
+        i = (i + 1) & mask
+      }
+      return nil
+    }
+    guard var hole = found else { return }
+    // Backward-shift deletion: move later entries of the run into the hole when their home
+    // slot is not between the hole and where they sit, so that no probe sequence is broken.
+    let mask = slots.count - 1
+    slots[hole] = nil
+    count -= 1
+    var j = hole
+    while true {
+      j = (j + 1) & mask
+      guard let slot = slots[j] else { break }
+      let home = Int(truncatingIfNeeded: slot.hash) & mask
+      let distanceFromHome = (j - home) & mask
+      let distanceToHole = (j - hole) & mask
+      if distanceFromHome >= distanceToHole {
+        slots[hole] = slot
+        slots[j] = nil
+        hole = j
+      }
+    }
+    if slots.count > 16 && count * 8 < slots.count { shrink() }
+  }
+
+  private mutating func grow() { rehash(capacity: slots.count * 2) }
+  private mutating func shrink() { rehash(capacity: slots.count / 2) }
+
+  private mutating func rehash(capacity: Int) {
+    let old = slots
+    slots = Array(repeating: nil, count: capacity)
+    let mask = capacity - 1
+    for case let slot? in old {
+      var i = Int(truncatingIfNeeded: slot.hash) & mask
+      while slots[i] != nil { i = (i + 1) & mask }
+      slots[i] = slot
+    }
+  }
+
+  @inline(__always)
+  private static func id(of ad: NativeAd, equals bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    ad.id.utf8.withContiguousStorageIfAvailable { stored in
+      stored.count == bytes.count
+        && (bytes.count == 0 || memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+    } ?? ad.id.utf8.elementsEqual(bytes)
+  }
+
+  /// A 64-bit hash of `bytes`: 8 bytes at a time, multiplied and folded.
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let k: UInt64 = 0x9E37_79B9_7F4A_7C15
+    var h = UInt64(truncatingIfNeeded: bytes.count) &* k
+    guard let base = bytes.baseAddress else { return h }
+    let raw = UnsafeRawPointer(base)
+    var i = 0
+    while i + 8 <= bytes.count {
+      h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* k
+      h ^= h >> 29
+      i += 8
+    }
+    if i < bytes.count {
+      var tail: UInt64 = 0
+      var shift: UInt64 = 0
+      while i < bytes.count {
+        tail |= UInt64(bytes[i]) << shift
+        shift += 8
+        i += 1
+      }
+      h = (h ^ tail) &* k
+      h ^= h >> 29
+    }
+    return h ^ (h >> 32)
+  }
+
+  private static func hash(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBufferPointer(hash) }
+}
