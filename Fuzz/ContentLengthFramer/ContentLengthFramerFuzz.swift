@@ -44,8 +44,11 @@ func checkContentLengthEvents(_ events: [Frame], limit: Int, headerLimit: Int) {
       fuzzCheck(n == events.count - 1, "events after a fatal one: \(events)")
     }
   }
-  var reframed: [UInt8] = []
-  for body in messages { Framing.contentLength.frame(body, into: &reframed) }
+  var reframedBuffer = ByteBuffer()
+  for body in messages {
+    body.withUnsafeBytes { Framing.contentLength.frame($0, into: &reframedBuffer) }
+  }
+  let reframed = reframedBuffer.array
   let harness = FramerHarness(
     make: { ContentLengthFramer(maxMessageBytes: limit, maxHeaderBytes: headerLimit) },
     maxBuffered: max(limit, headerLimit + 1))

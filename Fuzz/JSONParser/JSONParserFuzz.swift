@@ -33,7 +33,7 @@ private func checkParser(_ bytes: [UInt8], maxDepth: Int) {
         compare(root, expected!, input: bytes)
         var w = JSONWriter()
         w.value(root.materialize())
-        return w.bytes
+        return w.bytes.array
       }
     }
   } catch let error as JSONParseError {

@@ -71,7 +71,7 @@ public final class DeferredReply {
     session?.forget(self)
   }
 
-  private func deliver(_ body: [UInt8]) {
+  private func deliver(_ body: ByteBuffer) {
     if let batch {
       batch.fill(slot, with: body)
     } else if let session, !session.isClosed {
@@ -107,8 +107,9 @@ final class BatchReply {
   }
 
   /// The whole reply: `[r1,r2,...]`, or nil when every member was a notification.
-  var arrayBytes: [UInt8]? {
-    var bytes: [UInt8] = [UInt8(ascii: "[")]
+  var arrayBytes: ByteBuffer? {
+    var bytes = ByteBuffer(capacity: 256)
+    bytes.append(UInt8(ascii: "["))
     var first = true
     for case let reply? in slots {
       if !first { bytes.append(UInt8(ascii: ",")) }
@@ -119,8 +120,8 @@ final class BatchReply {
     return first ? nil : bytes
   }
 
-  func fill(_ slot: Int, with body: [UInt8]) {
-    slots[slot] = body
+  func fill(_ slot: Int, with body: ByteBuffer) {
+    slots[slot] = body.array
     pending -= 1
     guard sealed, pending == 0, let session, !session.isClosed else { return }
     if let bytes = arrayBytes { session.sendFramed(bytes) }  // only notifications: nothing

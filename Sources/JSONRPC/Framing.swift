@@ -7,15 +7,20 @@ public enum Framing: Sendable, Equatable {
 
   /// Appends `body` framed for this framing to `out`.
   @inlinable
-  public func frame(_ body: [UInt8], into out: inout [UInt8]) {
+  public func frame(_ body: ByteBuffer, into out: inout ByteBuffer) {
+    body.withUnsafeBytes { frame($0, into: &out) }
+  }
+
+  /// Appends `body` to `out` with this framing.
+  public func frame(_ body: UnsafeRawBufferPointer, into out: inout ByteBuffer) {
     switch self {
     case .ndjson:
       out.append(contentsOf: body)
       out.append(0x0A)
     case .contentLength:
-      out.append(contentsOf: "Content-Length: ".utf8)
-      out.append(contentsOf: String(body.count).utf8)
-      out.append(contentsOf: [0x0D, 0x0A, 0x0D, 0x0A])
+      out.append("Content-Length: ")
+      out.appendDecimal(body.count)
+      out.append("\r\n\r\n")
       out.append(contentsOf: body)
     }
   }

@@ -5,17 +5,16 @@
 /// valid UTF-8 JSON. Used on the hot path to write replies straight into a connection's
 /// output buffer.
 public struct JSONWriter {
-  public var bytes: [UInt8]
+  public var bytes: ByteBuffer
   /// Whether the next key or element needs a leading comma. Set it to write a fragment of
   /// members that will be spliced after other members.
   public var needsComma = false
 
   public init(capacity: Int = 256) {
-    bytes = []
-    bytes.reserveCapacity(capacity)
+    bytes = ByteBuffer(capacity: capacity)
   }
 
-  public init(into bytes: [UInt8]) {
+  public init(into bytes: ByteBuffer) {
     self.bytes = bytes
   }
 
@@ -43,12 +42,16 @@ public struct JSONWriter {
 
   /// Writes `"name":` (with a leading comma when needed). `name` must need no escaping.
   @inlinable public mutating func key(_ name: StaticString) {
-    if needsComma { bytes.append(UInt8(ascii: ",")) }
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(
-      contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(UInt8(ascii: ":"))
+    // One capacity check for the whole `,"name":`.
+    let n = name.utf8CodeUnitCount
+    let comma = needsComma ? 1 : 0
+    let to = bytes.reserveFree(n + 3 + comma)
+    to.pointee = UInt8(ascii: ",")
+    (to + comma).pointee = UInt8(ascii: "\"")
+    (to + comma + 1).update(from: name.utf8Start, count: n)
+    (to + comma + 1 + n).pointee = UInt8(ascii: "\"")
+    (to + comma + 2 + n).pointee = UInt8(ascii: ":")
+    bytes.written.count += n + 3 + comma
     needsComma = false
   }
 
@@ -70,7 +73,7 @@ public struct JSONWriter {
   // MARK: Values
 
   @inlinable public mutating func null() {
-    bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+    bytes.append("null")
     needsComma = true
   }
 
@@ -78,19 +81,15 @@ public struct JSONWriter {
   /// here; a release-build end-to-end run in `make test` guards it.)
   public mutating func bool(_ v: Bool) {
     if v {
-      bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+      bytes.append("true")
     } else {
-      bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+      bytes.append("false")
     }
     needsComma = true
   }
 
   public mutating func int(_ v: Int) {
-    if v >= 0 && v < 10 {
-      bytes.append(UInt8(0x30 + v))
-    } else {
-      bytes.append(contentsOf: String(v).utf8)
-    }
+    bytes.appendDecimal(v)
     needsComma = true
   }
 
@@ -117,6 +116,12 @@ public struct JSONWriter {
   /// Splices bytes that are already exactly one valid JSON value.
   public mutating func raw(_ json: [UInt8]) {
     json.withUnsafeBufferPointer { raw($0) }
+  }
+
+  /// Splices bytes that are already exactly one valid JSON value.
+  public mutating func raw(_ json: ByteBuffer) {
+    bytes.append(contentsOf: json)
+    needsComma = true
   }
 
   /// Splices bytes that are already exactly one valid JSON value.
@@ -184,7 +189,7 @@ public struct JSONWriter {
         case 0x08: bytes.append(UInt8(ascii: "b"))
         case 0x0C: bytes.append(UInt8(ascii: "f"))
         default:
-          bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30])
+          bytes.append("u00")
           bytes.append(JSONWriter.hexDigits[Int(c >> 4)])
           bytes.append(JSONWriter.hexDigits[Int(c & 0xF)])
         }

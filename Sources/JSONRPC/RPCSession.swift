@@ -21,8 +21,9 @@ public final class RPCSession {
   public let dispatcher: Dispatcher
   private var framer: MessageFramer
   private var detectedFraming: Framing?
-  private var output: [UInt8] = []
-  private var spareOutput: [UInt8] = []
+  private var output = ByteBuffer()
+  /// A written output buffer given back (``recycleOutput(_:)``), to take the next output.
+  private var spareOutput: ByteBuffer?
   private var scratch = JSONWriter(capacity: 512)
   private var receiving = false
   private var rejection: RPCError?
@@ -30,7 +31,7 @@ public final class RPCSession {
   /// Set while a reply is being written straight into `output`.
   private var replyMark: Int?
   /// Notifications raised while a reply was being written; they are placed before it.
-  private var notificationsDuringReply: [UInt8] = []
+  private var notificationsDuringReply = ByteBuffer()
 
   /// Pending output that triggers a mid-read ``onOutput`` (default 64 KiB).
   public var outputFlushThreshold = 64 * 1024
@@ -124,18 +125,18 @@ public final class RPCSession {
 
   /// Hands the pending output to the caller (the transport), leaving the session empty.
   /// Give the array back with ``recycleOutput(_:)`` once written to reuse its capacity.
-  public func takeOutput() -> [UInt8] {
-    var taken = spareOutput
-    spareOutput = []
+  public func takeOutput() -> ByteBuffer {
+    var taken = spareOutput ?? ByteBuffer(capacity: 0)
+    spareOutput = nil
     swap(&taken, &output)
     return taken
   }
 
   /// Returns a buffer obtained from ``takeOutput()`` whose bytes have been written.
-  public func recycleOutput(_ buffer: inout [UInt8]) {
+  public func recycleOutput(_ buffer: inout ByteBuffer) {
     guard buffer.capacity <= 4 * outputFlushThreshold else { return }
     buffer.removeAll(keepingCapacity: true)
-    swap(&buffer, &spareOutput)
+    spareOutput = buffer
   }
 
   /// Queues a notification (`{"jsonrpc":"2.0","method":...,"params":...}`) to this connection.
@@ -160,7 +161,7 @@ public final class RPCSession {
 
   /// Writes a framed message now (a deferred reply, a batch completed later) and flushes it
   /// unless a read is being handled (which flushes at its end).
-  func sendFramed(_ body: [UInt8]) {
+  func sendFramed(_ body: ByteBuffer) {
     guard !isClosed else { return }
     appendFramed(body)
     if !receiving { onOutput?(self) }
@@ -308,7 +309,7 @@ public final class RPCSession {
     appendFramed(w.bytes)
   }
 
-  private func appendFramed(_ body: [UInt8]) {
+  private func appendFramed(_ body: ByteBuffer) {
     if replyMark != nil {
       framing.frame(body, into: &notificationsDuringReply)
     } else {

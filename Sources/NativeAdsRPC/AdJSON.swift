@@ -135,7 +135,7 @@ enum AdJSON {
     return text + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
   }
 
-  static func encode(_ info: ResponseInfo) -> [UInt8] {
+  static func encode(_ info: ResponseInfo) -> ByteBuffer {
     var w = JSONWriter(capacity: 256)
     write(info, into: &w)
     return w.bytes

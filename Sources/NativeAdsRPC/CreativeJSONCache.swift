@@ -45,7 +45,7 @@ final class CreativeJSONCache {
   /// `,"headline":...,"mediaContent":{...},"adChoices":...`. For the reply of the load that
   /// made `ad`, when its creative is the inventory's current one under its ID: the encodings
   /// are shared by every ad of that creative until the store changes it.
-  func fragment(for ad: NativeAd) -> [UInt8] {
+  func fragment(for ad: NativeAd) -> ByteBuffer {
     let encoded: EncodedCreative
     if ad.mediation != nil {
       // A mediated ad's creative is made for that one load: kept with the ad only.
@@ -66,7 +66,7 @@ final class CreativeJSONCache {
     entries.removeValue(forKey: creativeID)
   }
 
-  fileprivate static func encode(_ ad: NativeAd) -> [UInt8] {
+  fileprivate static func encode(_ ad: NativeAd) -> ByteBuffer {
     let withData = !ad.options.disableImageLoading
     var w = JSONWriter(capacity: 1024)
     w.needsComma = true
@@ -173,10 +173,10 @@ final class CreativeJSONCache {
 /// The pre-encoded JSON of one creative: its `loadAd` fragment per option variant, and its
 /// text assets as JSON strings (what `stringForKey` answers), made on first use.
 final class EncodedCreative {
-  private var fragments: [(variant: CreativeJSONCache.Variant, bytes: [UInt8])] = []
+  private var fragments: [(variant: CreativeJSONCache.Variant, bytes: ByteBuffer)] = []
   private var texts: EncodedTexts?
 
-  func fragment(for ad: NativeAd) -> [UInt8] {
+  func fragment(for ad: NativeAd) -> ByteBuffer {
     let variant = CreativeJSONCache.Variant(ad)
     for entry in fragments where entry.variant == variant { return entry.bytes }
     let bytes = CreativeJSONCache.encode(ad)
@@ -199,7 +199,7 @@ final class EncodedCreative {
 /// which names every key with a text) asked of ``NativeAd/string(forKey:)``; a key not listed
 /// has no text, so `null`.
 private struct EncodedTexts {
-  private var buffer: [UInt8] = []
+  private var buffer = ByteBuffer()
   /// Per asset: where its key and its encoded value are in `buffer`.
   private var entries: [(keyStart: Int32, keyEnd: Int32, valueEnd: Int32)] = []
 
@@ -217,7 +217,8 @@ private struct EncodedTexts {
   }
 
   func write(_ key: UnsafeBufferPointer<UInt8>, into w: inout JSONWriter) {
-    buffer.withUnsafeBufferPointer { all in
+    buffer.withUnsafeBytes { raw in
+      let all = raw.bindMemory(to: UInt8.self)
       for entry in entries where Int(entry.keyEnd - entry.keyStart) == key.count {
         let keyStart = Int(entry.keyStart)
         if key.count == 0 || memcmp(all.baseAddress! + keyStart, key.baseAddress!, key.count) == 0 {

@@ -26,7 +26,7 @@ extension AdLoadError {
       data: .object([
         ("gadErrorCode", .int(code.rawValue)),
         ("name", .string(code.name)),
-        ("responseInfo", .raw(AdJSON.encode(responseInfo))),
+        ("responseInfo", .raw(AdJSON.encode(responseInfo).array)),
       ]))
   }
 }

@@ -12,7 +12,7 @@ public final class NativeAdsService: AdEventObserver {
   let creativeJSON = CreativeJSONCache()
   private var sessions: [UInt64: RPCSession] = [:]
   /// `rpc.discover`'s result, encoded on first use.
-  lazy var openRPCBytes: [UInt8] = {
+  lazy var openRPCBytes: ByteBuffer = {
     var w = JSONWriter(capacity: 64 * 1024)
     w.value(OpenRPCDocument.document(examples: OpenRPCExamples.byMethod))
     return w.bytes

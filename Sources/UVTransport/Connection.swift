@@ -144,20 +144,23 @@ public final class Connection {
   /// Writes `bytes` (one coalesced write for everything a read produced). The array is not
   /// retained: what the kernel does not take at once is copied, so the caller may reuse it.
   public func write(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { write($0) }
+  }
+
+  /// Writes `bytes` (copied if the kernel does not take them all at once).
+  public func write(_ bytes: UnsafeRawBufferPointer) {
     guard !bytes.isEmpty, state.acceptsWrites else { return }
     switch output {
     case .file(let fd):
-      bytes.withUnsafeBytes { writeAllBlocking(fd, $0) }
+      writeAllBlocking(fd, bytes)
     case .stream(let s):
       var offset = 0
       if state.writesDirectly {
         // Nothing queued: let the kernel take what it can without copying.
-        let written = bytes.withUnsafeBytes { raw -> Int32 in
-          var buf = uv_buf_init(
-            UnsafeMutablePointer(mutating: raw.baseAddress!.assumingMemoryBound(to: CChar.self)),
-            UInt32(raw.count))
-          return uv_try_write(s, &buf, 1)
-        }
+        var buf = uv_buf_init(
+          UnsafeMutablePointer(mutating: bytes.baseAddress!.assumingMemoryBound(to: CChar.self)),
+          UInt32(bytes.count))
+        let written = uv_try_write(s, &buf, 1)
         if written >= 0 {
           offset = Int(written)
         } else if written != Int32(UV_EAGAIN.rawValue) {
@@ -168,9 +171,7 @@ public final class Connection {
       guard offset < bytes.count else { return }
       let remaining = bytes.count - offset
       let request = WriteRequest(byteCount: remaining)
-      bytes.withUnsafeBytes { raw in
-        request.storage.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[offset...]))
-      }
+      request.storage.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset...]))
       request.req.pointee.data = Unmanaged.passUnretained(self).toOpaque()
       var buf = uv_buf_init(
         request.storage.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(remaining))

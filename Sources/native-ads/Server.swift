@@ -121,7 +121,7 @@ final class Server: ConnectionDelegate {
   private func flush(_ session: RPCSession, to connection: Connection) {
     var out = session.takeOutput()
     if !out.isEmpty {
-      connection.write(out)
+      out.withUnsafeBytes { connection.write($0) }
       session.recycleOutput(&out)
     }
     if session.shouldClose { connection.closeAfterFlush() }

@@ -150,7 +150,7 @@ import Testing
   }
 
   @Test func initIntoAppendsToExistingBytes() {
-    var w = JSONWriter(into: Array("prefix:".utf8))
+    var w = JSONWriter(into: ByteBuffer(Array("prefix:".utf8)))
     w.string("x")
     #expect(String(decoding: w.bytes, as: UTF8.self) == #"prefix:"x""#)
   }
@@ -196,15 +196,15 @@ import Testing
   // MARK: Framing
 
   @Test func ndjsonFramingAppendsANewline() {
-    var out: [UInt8] = []
-    Framing.ndjson.frame(Array("{}".utf8), into: &out)
-    Framing.ndjson.frame(Array("[]".utf8), into: &out)
+    var out = ByteBuffer()
+    Framing.ndjson.frame(ByteBuffer(Array("{}".utf8)), into: &out)
+    Framing.ndjson.frame(ByteBuffer(Array("[]".utf8)), into: &out)
     #expect(String(decoding: out, as: UTF8.self) == "{}\n[]\n")
   }
 
   @Test func contentLengthFramingCountsBytesNotCharacters() {
-    var out: [UInt8] = []
-    Framing.contentLength.frame(Array(#""é€😀""#.utf8), into: &out)
+    var out = ByteBuffer()
+    Framing.contentLength.frame(ByteBuffer(Array(#""é€😀""#.utf8)), into: &out)
     #expect(String(decoding: out, as: UTF8.self) == "Content-Length: 11\r\n\r\n\"é€😀\"")
   }
 }

@@ -6,7 +6,8 @@ import Testing
     limits: RPCLimits(maxMessageBytes: 64, maxDepth: 16, maxBatch: 10))
 
   /// Splits Content-Length framed output into bodies, checking every header's byte count.
-  private func lspBodies(_ output: [UInt8]) -> [String] {
+  private func lspBodies(_ buffer: ByteBuffer) -> [String] {
+    let output = buffer.array
     var bodies: [String] = []
     var rest = output[...]
     while !rest.isEmpty {
@@ -363,7 +364,7 @@ import Testing
     #expect(calls >= 2)
     let reference = server.session()
     reference.feed(requests.joined())
-    #expect(written == reference.takeOutput())
+    #expect(written == reference.takeOutput().array)
   }
 
   @Test func recycledOutputBuffersComeBackEmpty() {
