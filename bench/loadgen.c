@@ -962,7 +962,10 @@ int main(int argc, char **argv) {
            load_replies ? (double)load_bytes / (double)load_replies : 0.0,
            msgs > load_replies ? (double)(bytes_in - load_bytes) / (double)(msgs - load_replies)
                                : 0.0);
-  if (setup) printf(",\"setup_reply_ms\":%.3f", setup_reply_ms);
+  if (setup) {
+    printf(",\"setup_reply_ms\":%.3f,\"setup_adid\":", setup_reply_ms);
+    json_str(stdout, setup_adid, strlen(setup_adid));
+  }
   if (spawn) printf(",\"server_exit_status\":%d", server_status);
   if (mem_mode) {
     if (spawn) print_mem("mem_after_setup", mem_after_setup);
