@@ -629,9 +629,15 @@ static void consume(conn_t *c, const char *p, size_t n) {
 
 static void set_nonblock(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
+/* Messages sent and not answered yet (a notification from the server would make the count of
+ * received messages run ahead). */
+static uint64_t in_flight(const conn_t *c) {
+  return c->sent_msgs > c->recvd_msgs ? c->sent_msgs - c->recvd_msgs : 0;
+}
+
 static int conn_done(const conn_t *c) {
   return c->sent_req == c->quota && c->rel_count == 0 && c->s_off == c->s_len &&
-         c->recvd_msgs == c->sent_msgs;
+         c->recvd_msgs >= c->sent_msgs;
 }
 
 int main(int argc, char **argv) {
@@ -806,19 +812,19 @@ int main(int argc, char **argv) {
       conn_t *c = &conns[k];
       /* refill the send buffer within the window: releases first, then new requests */
       if (tmpl_ready && c->s_off == c->s_len) {
-        uint64_t out = c->sent_msgs - c->recvd_msgs;
+        uint64_t out = in_flight(c);
         /* a full batch of free slots, or the last requests (which never make a full one) */
         int can = window - out >= refill || c->sent_req == c->quota;
         if (can && out < window) {
           c->s_off = c->s_len = 0;
-          while (c->rel_count && c->sent_msgs - c->recvd_msgs < window &&
+          while (c->rel_count && in_flight(c) < window &&
                  c->s_len + max_req <= SBUF) {
             c->s_len += put_release(c->sbuf + c->s_len, next_id++, c->rel[c->rel_head]);
             c->rel_head = (c->rel_head + 1) % c->rel_cap;
             c->rel_count--;
             c->sent_msgs++;
           }
-          while (c->sent_req < c->quota && c->sent_msgs - c->recvd_msgs < window &&
+          while (c->sent_req < c->quota && in_flight(c) < window &&
                  c->s_len + max_req <= SBUF) {
             c->s_len += put_request(c->sbuf + c->s_len, next_id++, req_index++);
             c->sent_req++;
