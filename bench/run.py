@@ -1170,26 +1170,36 @@ def compare(res: dict) -> tuple[list[list[str]], list[str]]:
     return rows, worse
 
 
+MEASUREMENT_NAMES = {
+    "sfk_multi": "stringForKey multi-connection", "sfk_one": "stringForKey NDJSON",
+    "sfk_one_cl": "stringForKey Content-Length", "sfk_stdio": "stringForKey stdio",
+    "loadad_release": "loadAd+releaseAd", "loadad_canned": "canned loadAd",
+}
+
+
 def problems_seen(res: dict) -> list[str]:
     notes = []
     for name, e in res["throughput"].items():
         for p in e.get("sanity", {}).get("problems", []):
             notes.append(f"{name}: {p}")
+        noisy_parts = []
         for m, r in e.items():
             if not isinstance(r, dict) or "runs" not in r:
                 continue
             runs = r.get("runs", [])
             noisy = [x for x in runs if x.get("other_load_cpus", 0) > 0.25]
             if noisy:
-                notes.append(f"{name}: {len(noisy)} of {len(runs)} {m} run(s) shared the machine "
-                             f"with other work (up to {max(x['other_load_cpus'] for x in noisy):.2f} "
-                             f"CPU): noisy")
+                noisy_parts.append(f"{MEASUREMENT_NAMES.get(m, m)} {len(noisy)}/{len(runs)} "
+                                   f"(≤ {max(x['other_load_cpus'] for x in noisy):.2f})")
             seen = set()
             for x in runs:
                 for p in x.get("problems", []):
                     if p not in seen:
                         seen.add(p)
-                        notes.append(f"{name}: {m}: {p}")
+                        notes.append(f"{name}: {MEASUREMENT_NAMES.get(m, m)}: {p}")
+        if noisy_parts:
+            notes.append(f"{name}: runs that shared the machine with other work (CPUs of it): "
+                         + ", ".join(noisy_parts) + ": noisy")
         for key in ("tcp_sanity", "stdio_sanity"):
             for p in e.get(key, {}).get("problems", []):
                 notes.append(f"{name}: {p}")
@@ -1217,12 +1227,15 @@ def problems_seen(res: dict) -> list[str]:
     for name, runs in st.items():
         if name in ("stores", "error", "skipped") or not isinstance(runs, dict):
             continue
+        noisy = []
         for label, r in runs.items():
             for p in r.get("problems", []):
                 notes.append(f"{name}: store ({label}): {p}")
             if r.get("other_load_cpus", 0) > 0.25:
-                notes.append(f"{name}: store ({label}) run shared the machine with other work "
-                             f"({r['other_load_cpus']:.2f} CPU): noisy")
+                noisy.append(f"{label} ({r['other_load_cpus']:.2f})")
+        if noisy:
+            notes.append(f"{name}: store runs that shared the machine with other work: "
+                         + ", ".join(noisy) + ": noisy")
     busy = max(res["machine_busy_before"], res["machine_busy_after"])
     if busy > 0.1:
         notes.append(f"the machine was {100 * busy:.0f}% busy with other work around the bench: "
