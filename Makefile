@@ -82,7 +82,7 @@ test-release: release venv
 test: deps lint test-swift test-e2e test-python-client test-ts-client test-release
 
 bench: release venv
-	$(VENV)/bin/python bench/run.py --bin $(abspath $(BIN_RELEASE))
+	$(VENV)/bin/python bench/run.py --bin $(abspath $(BIN_RELEASE)) $(BENCH_ARGS)
 
 ## bench-compare: the bench with an older build measured side by side in the same run.
 ## BASE=<git rev> names it (default: the first non-comment line of bench/baseline-rev, when

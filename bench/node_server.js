@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // node_server.js: a "typical" Node.js implementation of the native-ads core methods, used by
-// the benchmark as the baseline (bench/run.py). No npm packages: the `net` module, NDJSON
-// framing, JSON.parse / JSON.stringify per message, one socket.write per reply.
+// the benchmark as the baseline (bench/run.py). No npm packages: the `net` module (or stdin and
+// stdout), JSON.parse / JSON.stringify per message, one write per reply. Both framings of the
+// contract, detected per connection from the first non-whitespace byte as native-ads does:
+// `{` or `[` is NDJSON (split on '\n' of a utf8 string), anything else LSP-style
+// `Content-Length: N` headers (bytes: a Buffer is kept until a whole message is in).
 //
 // Methods: loadAd, stringForKey, imageForKey, recordImpression, performClickOnAsset, releaseAd,
 // over the built-in unit "/21775744923/example/native" (the same three creatives as the real
@@ -11,10 +14,13 @@
 // as a typical implementation would.
 //
 //   node node_server.js [--tcp HOST:PORT]     (default 127.0.0.1:0; prints "listening on ...")
+//   node node_server.js --stdio               (stdin/stdout; exits at stdin EOF)
+//   either with [--images LOADAD_REPLY_FILE]  (serve the image bytes of that reply)
 'use strict';
 const net = require('net');
 const zlib = require('zlib');
 const crypto = require('crypto');
+const { StringDecoder } = require('string_decoder');
 
 // ---------- PNG ----------
 const CRC_TABLE = (() => {
@@ -301,7 +307,7 @@ const methods = {
 };
 
 function notify(conn, method, params) {
-  if (!conn.socket.destroyed) conn.socket.write(JSON.stringify({ jsonrpc: '2.0', method, params }) + '\n');
+  conn.send(JSON.stringify({ jsonrpc: '2.0', method, params }));
 }
 
 function handle(msg, conn) {
@@ -332,7 +338,7 @@ function onLine(line, conn) {
   try {
     msg = JSON.parse(line);
   } catch {
-    conn.socket.write(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }) + '\n');
+    conn.send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
     return;
   }
   let reply;
@@ -346,35 +352,75 @@ function onLine(line, conn) {
     reply = handle(msg, conn);
     if (reply === null) return;
   }
-  conn.socket.write(JSON.stringify(reply) + '\n');
+  conn.send(JSON.stringify(reply));
 }
 
-const server = net.createServer((socket) => {
-  socket.setNoDelay(true);
-  const conn = { socket, ads: new Set() };
-  let pending = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (data) => {
-    pending += data;
-    let nl;
-    while ((nl = pending.indexOf('\n')) !== -1) {
-      const line = pending.slice(0, nl);
-      pending = pending.slice(nl + 1);
-      onLine(line, conn);
+// A connection: `write` sends bytes; the framing is chosen by the first non-whitespace byte.
+function connection(write, isOpen) {
+  const conn = { ads: new Set(), framing: null, send: null };
+  let pending = '';        // NDJSON: the unfinished line
+  const decoder = new StringDecoder('utf8');
+  let buf = Buffer.alloc(0); // Content-Length: bytes not yet made into a message
+  const sendLine = (s) => { if (isOpen()) write(s + '\n'); };
+  const sendFramed = (s) => { if (isOpen()) write(`Content-Length: ${Buffer.byteLength(s)}\r\n\r\n${s}`); };
+  conn.onData = (data) => {
+    if (conn.framing === null) {
+      const m = /[^ \t\r\n]/.exec(data.toString('latin1'));
+      if (!m) return;
+      conn.framing = data[m.index] === 0x7b || data[m.index] === 0x5b ? 'ndjson' : 'cl';
+      conn.send = conn.framing === 'ndjson' ? sendLine : sendFramed;
     }
-  });
-  socket.on('error', () => {});
-  socket.on('close', () => {
+    if (conn.framing === 'ndjson') {
+      pending += decoder.write(data);
+      let nl;
+      while ((nl = pending.indexOf('\n')) !== -1) {
+        const line = pending.slice(0, nl);
+        pending = pending.slice(nl + 1);
+        onLine(line, conn);
+      }
+      return;
+    }
+    buf = buf.length ? Buffer.concat([buf, data]) : data;
+    for (;;) {
+      const end = buf.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      const m = /(?:^|\r\n)content-length:[ \t]*(\d+)/i.exec(buf.toString('latin1', 0, end));
+      if (!m) { conn.close(); return; }
+      const start = end + 4, len = Number(m[1]);
+      if (buf.length < start + len) return;
+      const body = buf.toString('utf8', start, start + len);
+      buf = buf.subarray(start + len);
+      onLine(body, conn);
+    }
+  };
+  conn.onClose = () => {
     for (const id of conn.ads) ads.delete(id);
-  });
-});
+  };
+  return conn;
+}
 
-let spec = '127.0.0.1:0';
-const i = process.argv.indexOf('--tcp');
-if (i !== -1 && process.argv[i + 1]) spec = process.argv[i + 1];
-const colon = spec.lastIndexOf(':');
-const host = spec.slice(0, colon), port = Number(spec.slice(colon + 1));
-server.listen(port, host, () => {
-  process.stderr.write(`listening on ${host}:${server.address().port}\n`);
-});
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { server.close(); process.exit(0); });
+if (process.argv.includes('--stdio')) {
+  const conn = connection((s) => process.stdout.write(s), () => true);
+  conn.close = () => process.exit(1);
+  process.stdin.on('data', conn.onData);
+  process.stdin.on('end', () => { conn.onClose(); process.exit(0); });
+  process.stdout.on('error', () => process.exit(0));
+} else {
+  const server = net.createServer((socket) => {
+    socket.setNoDelay(true);
+    const conn = connection((s) => socket.write(s), () => !socket.destroyed);
+    conn.close = () => socket.destroy();
+    socket.on('data', conn.onData);
+    socket.on('error', () => {});
+    socket.on('close', conn.onClose);
+  });
+  let spec = '127.0.0.1:0';
+  const i = process.argv.indexOf('--tcp');
+  if (i !== -1 && process.argv[i + 1]) spec = process.argv[i + 1];
+  const colon = spec.lastIndexOf(':');
+  const host = spec.slice(0, colon), port = Number(spec.slice(colon + 1));
+  server.listen(port, host, () => {
+    process.stderr.write(`listening on ${host}:${server.address().port}\n`);
+  });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { server.close(); process.exit(0); });
+}
