@@ -59,32 +59,38 @@ public struct ContentLengthFramer {
           }
         }
       case .header:
-        // Accumulate until CRLFCRLF.
+        // Look for the CRLFCRLF that ends the block, in what is buffered followed by this
+        // chunk, without copying the chunk byte by byte.
         var found = -1
         var j = i
         while j < n {
-          buffer.append(p[j])
-          j += 1
-          let c = buffer.count
           // The limit counts the whole block, its final CRLFCRLF included.
-          if c > maxHeaderBytes {
+          if buffer.count + (j - i) + 1 > maxHeaderBytes {
             state = .failed
             buffer = []
             _ = sink(.fatal("header block longer than \(maxHeaderBytes) bytes"))
             return n
           }
-          if c >= 4 && buffer[c - 1] == 0x0A && buffer[c - 2] == 0x0D && buffer[c - 3] == 0x0A
-            && buffer[c - 4] == 0x0D
-          {
-            found = j
+          if p[j] == 0x0A && endsBlock(p, start: i, at: j) {
+            found = j + 1
             break
           }
+          j += 1
         }
-        if found < 0 { return n }
+        if found < 0 {
+          buffer.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<n]))
+          return n
+        }
+        let parsed: Result<Int, HeaderError>
+        if buffer.isEmpty {
+          parsed = Self.contentLength(in: UnsafeBufferPointer(rebasing: p[i..<found]))
+        } else {
+          buffer.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<found]))
+          parsed = buffer.withUnsafeBufferPointer { Self.contentLength(in: $0) }
+          buffer.removeAll(keepingCapacity: true)
+        }
         i = found
-        let header = buffer
-        buffer.removeAll(keepingCapacity: true)
-        switch Self.contentLength(in: header) {
+        switch parsed {
         case .failure(let error):
           state = .failed
           _ = sink(.fatal(error.reason))
@@ -104,9 +110,94 @@ public struct ContentLengthFramer {
     return n
   }
 
+  /// Whether the byte at `j` of the chunk (a LF) ends CRLFCRLF, counting the buffered bytes
+  /// that come before the chunk's `start`.
+  private func endsBlock(_ p: UnsafeBufferPointer<UInt8>, start: Int, at j: Int) -> Bool {
+    func byte(_ back: Int) -> UInt8? {
+      let k = j - back
+      if k >= start { return p[k] }
+      let b = buffer.count - (start - k)
+      return b >= 0 ? buffer[b] : nil
+    }
+    return byte(1) == 0x0D && byte(2) == 0x0A && byte(3) == 0x0D
+  }
+
   struct HeaderError: Error { var reason: String }
 
   /// Finds `Content-Length` in a header block (which ends with CRLFCRLF).
+  ///
+  /// The common block (ASCII, every line `Name: value`) is read on its bytes; anything else
+  /// takes the general reading below, which says exactly what is wrong.
+  static func contentLength(in header: UnsafeBufferPointer<UInt8>) -> Result<Int, HeaderError> {
+    if let length = plainContentLength(header) { return .success(length) }
+    return contentLength(in: Array(header))
+  }
+
+  /// The length in an all-ASCII block whose non-empty lines all have a colon and whose
+  /// Content-Length values are all digits; nil for any other block. (Within ASCII, characters
+  /// are bytes, except CRLF, which the lines are split on: the same reading as the general one.)
+  private static func plainContentLength(_ h: UnsafeBufferPointer<UInt8>) -> Int? {
+    let name: StaticString = "content-length"
+    var length: Int?
+    var lineStart = 0
+    var k = 0
+    let n = h.count
+    while k <= n {
+      let atBreak = k + 1 < n && h[k] == 0x0D && h[k + 1] == 0x0A
+      if k < n && !atBreak {
+        if h[k] >= 0x80 { return nil }
+        k += 1
+        continue
+      }
+      // A line is h[lineStart..<k].
+      if k > lineStart {
+        var colon = lineStart
+        while colon < k && h[colon] != UInt8(ascii: ":") { colon += 1 }
+        guard colon < k else { return nil }
+        var a = lineStart
+        var b = colon
+        while a < b && (h[a] == 0x20 || h[a] == 0x09) { a += 1 }
+        while b > a && (h[b - 1] == 0x20 || h[b - 1] == 0x09) { b -= 1 }
+        var isLength = b - a == name.utf8CodeUnitCount
+        if isLength {
+          for m in 0..<(b - a) where h[a + m] | 0x20 != name.utf8Start[m] | 0x20 {
+            // `| 0x20` folds ASCII letters; '-' (0x2D) is itself either way, and no other
+            // byte folds onto a letter of the name.
+            isLength = false
+            break
+          }
+          if isLength, h[a..<b].contains(where: { !Self.isLetterOrDash($0) }) { isLength = false }
+        }
+        if isLength {
+          var v = colon + 1
+          var e = k
+          while v < e && (h[v] == 0x20 || h[v] == 0x09) { v += 1 }
+          while e > v && (h[e - 1] == 0x20 || h[e - 1] == 0x09) { e -= 1 }
+          guard v < e else { return nil }
+          var value = 0
+          for m in v..<e {
+            let d = h[m] &- 0x30
+            guard d < 10 else { return nil }
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(Int(d))
+            guard !o1 && !o2 else { return nil }
+            value = sum
+          }
+          length = value
+        }
+      }
+      if k >= n { break }
+      k += 2
+      lineStart = k
+    }
+    return length
+  }
+
+  private static func isLetterOrDash(_ b: UInt8) -> Bool {
+    (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x2D
+  }
+
+  /// The general reading, on the block as text.
   static func contentLength(in header: [UInt8]) -> Result<Int, HeaderError> {
     // Leading blank lines between messages are tolerated.
     let text = String(decoding: header, as: UTF8.self)

@@ -881,7 +881,9 @@ def test_the_server_keeps_answering_other_clients_while_an_adapter_takes_its_tim
     assert headline(quick) == "quick headline"
     assert other.call("store.list")["adUnits"]
     assert not release.is_set()
-    assert [a["loadId"] for a in adapter.answers] == [adapter.loads[1]["loadId"]], \
+    # The adapter records an answer just after sending it: the server may have replied to the
+    # other client before the adapter thread wrote it down, so wait for the record.
+    assert [a["loadId"] for a in adapter.wait_answers(1)] == [adapter.loads[1]["loadId"]], \
         "the other client was answered before the slow adapter replied"
     with pytest.raises(TimeoutError):
         app.wait_reply("held-load", timeout=0.1)  # still held by the adapter, not by the server
