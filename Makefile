@@ -22,6 +22,13 @@ deps:
 	  echo "installing$$missing" 1>&2; \
 	  $(SUDO) apt-get update -qq 1>&2 && \
 	  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing pkg-config 1>&2; }
+	@# The release binary links libstdc++'s static archive (see Package.swift): found here.
+	@archive=; for c in $${CC:-cc} gcc clang; do \
+	  a=$$($$c -print-file-name=libstdc++.a 2>/dev/null) && [ -f "$$a" ] && { archive=$$a; break; }; \
+	done; \
+	if [ -f "$$archive" ]; then \
+	  mkdir -p .build/static-libstdc++ && ln -sf "$$archive" .build/static-libstdc++/libstdc++.a; \
+	else echo "no static libstdc++ (g++'s libstdc++.a): the release binary links the shared one" 1>&2; fi
 
 build: deps
 	$(SWIFT) build

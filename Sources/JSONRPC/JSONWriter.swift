@@ -167,11 +167,28 @@ public struct JSONWriter {
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
   @usableFromInline mutating func appendEscaped(_ s: String) {
-    bytes.append(UInt8(ascii: "\""))
     var s = s
     s.withUTF8 { u in
-      var runStart = 0
+      // The common string needs no escape: copy it as it is scanned, quotes around it, in one
+      // reservation.
+      let n = u.count
+      let to = bytes.reserveFree(n + 2)
+      to.pointee = UInt8(ascii: "\"")
       var i = 0
+      while i < n {
+        let c = u[i]
+        if c < 0x20 || c == 0x22 || c == 0x5C { break }
+        (to + 1 + i).pointee = c
+        i += 1
+      }
+      if i == n {
+        (to + 1 + n).pointee = UInt8(ascii: "\"")
+        bytes.written.count += n + 2
+        return
+      }
+      // Keep the quote and the clean prefix; escape from the first special byte on.
+      bytes.written.count += 1 + i
+      var runStart = i
       while i < u.count {
         let c = u[i]
         if c >= 0x20 && c != 0x22 && c != 0x5C {
@@ -199,7 +216,7 @@ public struct JSONWriter {
       if runStart < u.count {
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[runStart..<u.count]))
       }
+      bytes.append(UInt8(ascii: "\""))
     }
-    bytes.append(UInt8(ascii: "\""))
   }
 }

@@ -20,6 +20,33 @@ import Testing
     #expect(text == "\"/ \u{7F} é € 😀 \u{2028} \u{10FFFF}\"")
   }
 
+  /// A special byte at every position of strings of many lengths (the writer copies a clean
+  /// prefix before it escapes): written, then parsed, each comes back as it was.
+  @Test func aSpecialCharacterAnywhereInAStringIsEscaped() throws {
+    let parser = JSONParser()
+    for length in 0..<34 {
+      for position in 0..<max(length, 1) {
+        for special in ["\"", "\\", "\n", "\u{1}", "é", "😀"] {
+          var text = String(repeating: "a", count: length)
+          if length > 0 {
+            let i = text.index(text.startIndex, offsetBy: position)
+            text.replaceSubrange(i...i, with: special)
+          }
+          var w = JSONWriter()
+          w.beginArray()
+          w.element()
+          w.string(text)
+          w.element()
+          w.string("after")
+          w.endArray()
+          #expect(
+            try parser.parseValue(String(decoding: w.bytes, as: UTF8.self))
+              == .array([.string(text), .string("after")]), "\(length) \(position)")
+        }
+      }
+    }
+  }
+
   @Test func escapedStringsParseBackToTheSameText() throws {
     var all = ""
     for scalar in 0..<0x80 { all.unicodeScalars.append(Unicode.Scalar(UInt8(scalar))) }
