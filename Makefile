@@ -9,7 +9,8 @@ BIN_DEBUG := .build/debug/native-ads
 BIN_RELEASE := .build/release/native-ads
 
 .PHONY: all deps build release run test test-swift test-e2e test-python-client test-ts-client \
-  test-release lint venv bench bench-compare bench-compare-base clean schemas fuzz sanitize
+  test-release lint venv bench bench-compare bench-compare-base clean schemas fuzz sanitize \
+  prebuilt-pngs
 
 all: build
 
@@ -49,6 +50,12 @@ $(VENV)/.installed: Tests/EndToEnd/requirements.txt clients/python/requirements-
 	touch $@
 
 venv: $(VENV)/.installed
+
+## prebuilt-pngs: re-encode the built-in pictures into Sources/PNGImages/Resources/prebuilt-pngs.bin
+## (a test fails when the file is stale).
+prebuilt-pngs: deps
+	UPDATE_PREBUILT_PNGS=1 $(SWIFT) test --filter PrebuiltPNGsTests.theEmbeddedFile
+	$(SWIFT) test --filter PrebuiltPNGsTests
 
 ## schemas: regenerate schemas/ from the code (a test fails when they are stale).
 schemas: build

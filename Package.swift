@@ -44,7 +44,9 @@ let package = Package(
     ),
     .target(name: "UVTransport", dependencies: ["CLibUV"], swiftSettings: hotPath),
     .target(
-      name: "PNGImages", dependencies: ["CZlib"], swiftSettings: hotPath, linkerSettings: zlib),
+      name: "PNGImages", dependencies: ["CZlib"],
+      resources: [.embedInCode("Resources/prebuilt-pngs.bin")], swiftSettings: hotPath,
+      linkerSettings: zlib),
     .target(name: "JSONRPC", swiftSettings: hotPath),
     .target(name: "NativeAds", dependencies: ["PNGImages"], swiftSettings: hotPath),
     .target(
@@ -64,7 +66,9 @@ let package = Package(
       linkerSettings: zlib),
     .testTarget(name: "PNGImagesTests", dependencies: ["PNGImages", "PNGTestSupport"]),
     .testTarget(name: "NativeAdsTests", dependencies: ["NativeAds", "PNGTestSupport"]),
-    .testTarget(name: "NativeAdsRPCTests", dependencies: ["NativeAdsRPC", "JSONRPC", "NativeAds"]),
+    .testTarget(
+      name: "NativeAdsRPCTests",
+      dependencies: ["NativeAdsRPC", "JSONRPC", "NativeAds", "PNGImages"]),
     .testTarget(name: "UVTransportTests", dependencies: ["UVTransport"]),
   ],
   swiftLanguageModes: [.v6]

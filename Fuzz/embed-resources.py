@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the Swift file SwiftPM generates for `.embedInCode` resources (a `PackageResources`
-struct with one `[UInt8]` per file), so that NativeAdsRPC compiles outside SwiftPM.
+struct with one `[UInt8]` per file), so that NativeAdsRPC and PNGImages compile outside SwiftPM.
 
 Usage: embed-resources.py OUT.swift FILE...
 """

@@ -41,8 +41,13 @@ $(FUZZ_OUT)/NativeAdsRPC-resources.swift: Sources/NativeAdsRPC/Resources/builtin
 	@mkdir -p $(FUZZ_OUT)
 	$(PYTHON) Fuzz/embed-resources.py $@ $(filter %.json,$^)
 
+$(FUZZ_OUT)/PNGImages-resources.swift: Sources/PNGImages/Resources/prebuilt-pngs.bin \
+    Fuzz/embed-resources.py
+	@mkdir -p $(FUZZ_OUT)
+	$(PYTHON) Fuzz/embed-resources.py $@ $(filter %.bin,$^)
+
 $(eval $(call fuzz_module,JSONRPC,,))
-$(eval $(call fuzz_module,PNGImages,,))
+$(eval $(call fuzz_module,PNGImages,$(FUZZ_OUT)/PNGImages-resources.swift,))
 $(eval $(call fuzz_module,NativeAds,,PNGImages))
 $(eval $(call fuzz_module,NativeAdsRPC,$(FUZZ_OUT)/NativeAdsRPC-resources.swift,JSONRPC NativeAds))
 

@@ -61,9 +61,15 @@ public struct PNGPicture: Sendable, Equatable {
       accent: accent, rectangle: rectangle)
   }
 
-  /// The picture encoded as a PNG: indexed colour (its three colours), bit depth 2, compressed
-  /// by zlib. Deterministic; encodes on every call (``AdImage`` in NativeAds caches the bytes).
+  /// The picture as a PNG: the prebuilt bytes when it is a built-in picture
+  /// (``PrebuiltPNGs``), else ``encodedPNG()``. (``AdImage`` in NativeAds caches the bytes.)
   public func pngData() -> [UInt8] {
+    PrebuiltPNGs.bytes(for: self) ?? encodedPNG()
+  }
+
+  /// The picture encoded as a PNG: indexed colour (its three colours), bit depth 2, compressed
+  /// by zlib. Deterministic; encodes on every call.
+  public func encodedPNG() -> [UInt8] {
     PNGEncoder.encodeIndexed(
       width: width, height: height, palette: [background, bandColor, accent],
       rowKey: { row in (band.containsRow(row) ? 1 : 0) | (rectangle.containsRow(row) ? 2 : 0) }
