@@ -49,6 +49,29 @@ import Testing
     #expect(ids.last == "low")
   }
 
+  /// Long listings take another path to skip repeated IDs (a set instead of a scan): each
+  /// creative still counts once, at its first place, whatever the listing's length.
+  @Test(arguments: [3, 16, 17, 40])
+  func aCreativeListedTwiceIsServedOnce(count: Int) throws {
+    let inventory = Inventory()
+    for index in 0..<count {
+      inventory.add(
+        Creative(
+          id: "c\(index)", content: .native(NativeAssets(headline: "Ad \(index)")),
+          priority: index % 3, eCPM: Double(index), landingPageURL: "https://example.com/\(index)"))
+    }
+    // Every ID twice, the second time in reverse order, plus one the inventory lacks.
+    let ids = (0..<count).map { "c\($0)" }
+    inventory.add(AdUnit(id: "u", creativeIDs: ids + ["missing"] + ids.reversed()))
+    let manager = Fixtures.manager(inventory: inventory)
+    let served = try manager.load(Fixtures.request("u", count: 5), owner: 1).ads.map(\.creative.id)
+    #expect(served.count == min(5, count))
+    #expect(Set(served).count == served.count)
+    // Best first: priority 2, then the highest eCPM.
+    let expected = (0..<count).sorted { ($0 % 3, $0) > ($1 % 3, $1) }.prefix(5).map { "c\($0)" }
+    #expect(served == Array(expected))
+  }
+
   @Test func numberOfAdsAboveFiveIsClampedToFive() throws {
     let inventory = Inventory()
     for index in 1...7 {

@@ -7,7 +7,15 @@
 /// (members that come or go just change the modulus).
 struct CreativeRotation {
   private let seed: UInt64
-  private var counters: [String: UInt64] = [:]
+  private var counters: [Key: UInt64] = [:]
+
+  /// A tie group (no string is built per load: the text form is made only to seed a new
+  /// group's counter).
+  private struct Key: Hashable {
+    var unitID: String
+    var priority: Int
+    var eCPMBits: UInt64
+  }
 
   /// Creates rotation state for a manager seeded with `seed`.
   init(seed: UInt64) {
@@ -18,8 +26,9 @@ struct CreativeRotation {
   /// for this load; advances the group's counter.
   mutating func nextStart(unitID: String, priority: Int, eCPM: Double, count: Int) -> Int {
     guard count > 1 else { return 0 }
-    let key = "\(unitID)\u{0}\(priority)\u{0}\(eCPM.bitPattern)"
-    let counter = counters[key] ?? initialCounter(for: key)
+    let key = Key(unitID: unitID, priority: priority, eCPMBits: eCPM.bitPattern)
+    let counter =
+      counters[key] ?? initialCounter(for: "\(unitID)\u{0}\(priority)\u{0}\(eCPM.bitPattern)")
     counters[key] = counter &+ 1
     return Int(counter % UInt64(count))
   }
