@@ -19,6 +19,16 @@ let staticCXX: [LinkerSetting] = [
   .unsafeFlags(["-L", packageRoot + "/.build/static-libstdc++"], .when(configuration: .release))
 ]
 
+/// Release executables are not position-independent: with a fixed load address the
+/// linker resolves the Swift metadata's ~19,000 pointers itself, so no page of them is
+/// written at start-up. Each process then keeps ~0.7 MiB less private memory (what a fleet
+/// of dozens of processes pays for) and starts 0.26 M instructions sooner. The price is that
+/// the executable's own code is not placed at a random address (its libraries still are);
+/// `NATIVE_ADS_PIE=1 make release` builds a position-independent executable instead.
+let positionDependent: [LinkerSetting] =
+  Context.environment["NATIVE_ADS_PIE"] == "1"
+  ? [] : [.unsafeFlags(["-Xclang-linker", "-no-pie"], .when(configuration: .release))]
+
 /// zlib: the static archive in release builds, the shared library in debug builds.
 let zlib: [LinkerSetting] = [
   .unsafeFlags(["-Xlinker", "-l:libz.a"], .when(configuration: .release)),
@@ -58,7 +68,7 @@ let package = Package(
     .executableTarget(
       name: "native-ads",
       dependencies: ["UVTransport", "NativeAdsRPC", "JSONRPC", "NativeAds"],
-      swiftSettings: hotPath, linkerSettings: staticCXX
+      swiftSettings: hotPath, linkerSettings: staticCXX + positionDependent
     ),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
     .target(
