@@ -166,6 +166,23 @@ public struct JSONWriter {
 
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
+  /// Whether a byte of `w` may need an escape: certainly when one is a control character,
+  /// '"' or '\\'; possibly (a false alarm) when a byte at or above 0x80 has one of those in
+  /// its low seven bits. Never no when one does.
+  @inline(__always)
+  static func mayNeedEscape(_ w: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let low7 = w & ~high
+    // (b + 0x60) has its high bit set iff b >= 0x20, for b below 0x80.
+    let control = ~((low7 &+ ones &* 0x60) | w) & high
+    let quote = low7 ^ (ones &* 0x22)
+    let backslash = low7 ^ (ones &* 0x5C)
+    let quoteZero = ~((quote &+ ones &* 0x7F) | quote) & high
+    let backslashZero = ~((backslash &+ ones &* 0x7F) | backslash) & high
+    return control | quoteZero | backslashZero != 0
+  }
+
   @usableFromInline mutating func appendEscaped(_ s: String) {
     var s = s
     s.withUTF8 { u in
@@ -175,6 +192,18 @@ public struct JSONWriter {
       let to = bytes.reserveFree(n + 2)
       to.pointee = UInt8(ascii: "\"")
       var i = 0
+      if let base = u.baseAddress {
+        // Eight bytes at a time while none of them needs an escape (`mayNeedEscape` can say
+        // yes wrongly for a byte at or above 0x80; the byte loop then decides).
+        let from = UnsafeRawPointer(base)
+        let into = UnsafeMutableRawPointer(to + 1)
+        while i + 8 <= n {
+          let w = from.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+          if Self.mayNeedEscape(w) { break }
+          into.storeBytes(of: w, toByteOffset: i, as: UInt64.self)
+          i += 8
+        }
+      }
       while i < n {
         let c = u[i]
         if c < 0x20 || c == 0x22 || c == 0x5C { break }

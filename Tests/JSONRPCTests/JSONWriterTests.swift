@@ -1,5 +1,6 @@
-import JSONRPC
 import Testing
+
+@testable import JSONRPC
 
 @Suite struct JSONWriterTests {
   private func written(_ body: (inout JSONWriter) -> Void) -> String {
@@ -233,5 +234,27 @@ import Testing
     var out = ByteBuffer()
     Framing.contentLength.frame(ByteBuffer(Array(#""é€😀""#.utf8)), into: &out)
     #expect(String(decoding: out, as: UTF8.self) == "Content-Length: 11\r\n\r\n\"é€😀\"")
+  }
+}
+
+/// The word-at-a-time test of the writer never misses a byte that needs an escape.
+@Suite struct EscapeScanTests {
+  @Test func everyByteThatNeedsAnEscapeIsSeenAtEveryPosition() {
+    let needs: [UInt8] = Array(0..<0x20) + [0x22, 0x5C]
+    for position in 0..<8 {
+      for filler: UInt8 in [0x61, 0x20, 0x7F, 0xC3, 0xFF] {
+        for special in needs {
+          var bytes = [UInt8](repeating: filler, count: 8)
+          bytes[position] = special
+          let w = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+          #expect(JSONWriter.mayNeedEscape(w), "\(special) at \(position) among \(filler)")
+        }
+      }
+    }
+    // Printable ASCII other than '"' and '\' passes.
+    for b: UInt8 in 0x20...0x7F where b != 0x22 && b != 0x5C {
+      let w = [UInt8](repeating: b, count: 8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+      #expect(!JSONWriter.mayNeedEscape(w), "\(b)")
+    }
   }
 }

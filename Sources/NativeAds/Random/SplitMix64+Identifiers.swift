@@ -16,20 +16,24 @@ extension SplitMix64 {
   private mutating func identifier(length: Int, alphabet: [UInt8], bitsPerCharacter: Int)
     -> String
   {
-    var characters: [UInt8] = []
-    characters.reserveCapacity(length)
+    // Written straight into the string's storage: no array in between (a response ID is made
+    // on every load).
     var bits: UInt64 = 0
     var available = 0
     let mask = UInt64(alphabet.count - 1)
-    while characters.count < length {
-      if available < bitsPerCharacter {
-        bits = next()
-        available = 64
+    return alphabet.withUnsafeBufferPointer { letters in
+      String(unsafeUninitializedCapacity: length) { out in
+        for i in 0..<length {
+          if available < bitsPerCharacter {
+            bits = next()
+            available = 64
+          }
+          out[i] = letters[Int(bits & mask)]
+          bits >>= UInt64(bitsPerCharacter)
+          available -= bitsPerCharacter
+        }
+        return length
       }
-      characters.append(alphabet[Int(bits & mask)])
-      bits >>= UInt64(bitsPerCharacter)
-      available -= bitsPerCharacter
     }
-    return String(decoding: characters, as: UTF8.self)
   }
 }
