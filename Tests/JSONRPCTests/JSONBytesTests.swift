@@ -1,0 +1,55 @@
+import Testing
+
+@testable import JSONRPC
+
+/// The byte-level scans of the parser (``JSONBytes``) against their definitions.
+@Suite struct JSONBytesTests {
+  @Test func byteClassesMatchTheirDefinitions() {
+    for byte in UInt8.min...UInt8.max {
+      #expect(JSONBytes.isWhitespace(byte) == [0x20, 0x09, 0x0A, 0x0D].contains(byte))
+      #expect(
+        JSONBytes.endsPlainRun(byte)
+          == (byte < 0x20 || byte == 0x22 || byte == 0x5C || byte >= 0x80))
+    }
+  }
+
+  /// `plainRunEnd` for every start and every position of one special byte in buffers of
+  /// every length up to 100 (the 16- and 64-byte loops, the overlapping last block, messages
+  /// shorter than a block).
+  @Test func plainRunEndFindsTheFirstSpecialByte() {
+    for length in 0...100 {
+      for special in [-1] + Array(0..<length) {
+        for byte: UInt8 in special < 0 ? [0x61] : [0x00, 0x22, 0x5C, 0x80] {
+          var bytes = [UInt8](repeating: 0x61, count: length)
+          if special >= 0 { bytes[special] = byte }
+          bytes.withUnsafeBufferPointer { buffer in
+            guard let p = buffer.baseAddress else { return }
+            for from in 0...length {
+              let expected = special >= from ? special : length
+              let found = JSONBytes.plainRunEnd(p, length, from)
+              if found != expected {
+                Issue.record("length \(length), special at \(special), from \(from): \(found)")
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test func skipWhitespaceStopsAtTheFirstOtherByte() {
+    for length in 0...40 {
+      for stop in [-1] + Array(0..<length) {
+        var bytes = (0..<length).map { [0x20, 0x20, 0x0A, 0x20, 0x09, 0x0D][$0 % 6] as UInt8 }
+        if stop >= 0 { bytes[stop] = 0x78 }
+        bytes.withUnsafeBufferPointer { buffer in
+          guard let p = buffer.baseAddress else { return }
+          for from in 0...length {
+            let expected = (from..<length).first { !JSONBytes.isWhitespace(bytes[$0]) } ?? length
+            #expect(JSONBytes.skipWhitespace(p, length, from) == expected)
+          }
+        }
+      }
+    }
+  }
+}
