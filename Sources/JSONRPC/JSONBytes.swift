@@ -48,19 +48,11 @@ enum JSONBytes {
       // The first block decides most strings (keys, ids, short values) on its own.
       if let k = Block(p + i).firstLane { return i &+ k }  // reads p[i..<i+16]
       i &+= 16
-      // A long string: 64 bytes per test, then 16.
-      while i &+ 64 <= n {  // reads p[i..<i+64]
-        let a = Block(p + i)
-        let b = Block(p + (i &+ 16))
-        let c = Block(p + (i &+ 32))
-        let d = Block(p + (i &+ 48))
-        if Block.any(a, b, c, d) {
-          if let k = a.firstLane { return i &+ k }
-          if let k = b.firstLane { return i &+ 16 &+ k }
-          if let k = c.firstLane { return i &+ 32 &+ k }
-          return i &+ 48 &+ d.firstLane.unsafelyUnwrapped
-        }
-        i &+= 64
+      // Then a second block, and for a long string 64 bytes per test, then 16.
+      if i &+ 16 <= n {
+        if let k = Block(p + i).firstLane { return i &+ k }  // reads p[i..<i+16]
+        i &+= 16
+        while i &+ 64 <= n, !Block.any64(p + i) { i &+= 64 }  // reads p[i..<i+64]
       }
       while i &+ 16 <= n {  // reads p[i..<i+16]
         if let k = Block(p + i).firstLane { return i &+ k }
@@ -123,18 +115,33 @@ enum JSONBytes {
     /// Classifies `p[0..<16]` (the caller proves the 16 bytes are in the message).
     @inline(__always)
     init(_ p: UnsafePointer<UInt8>) {
-      let bytes = UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)
-      // As signed bytes, "below 0x20" holds for the control characters and for every byte
-      // at or above 0x80. (The comparisons take vectors of a spelt-out type: with scalars,
-      // or with `SIMD16(repeating:)` left to inference, they compile to a loop over lanes.)
-      let signed = unsafeBitCast(bytes, to: SIMD16<Int8>.self)
-      let control = SIMD16<Int8>(repeating: 0x20)
-      let quote = SIMD16<UInt8>(repeating: 0x22)
-      let backslash = SIMD16<UInt8>(repeating: 0x5C)
-      let lanes = (signed .< control) .| (bytes .== quote) .| (bytes .== backslash)
-      let halves = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+      let halves = unsafeBitCast(Block.lanes(p), to: SIMD2<UInt64>.self)
       low = UInt64(littleEndian: halves[0])
       high = UInt64(littleEndian: halves[1])
+    }
+
+    /// The verdicts on `p[0..<16]` as a vector (the caller proves the 16 bytes are in the
+    /// message).
+    @inline(__always)
+    static func lanes(_ p: UnsafePointer<UInt8>) -> SIMD16<Int8> {
+      let bytes = UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)
+      // XOR 0x02 turns '"' (0x22) into 0x20 and keeps the control characters below 0x20 and
+      // the bytes at or above 0x80 there; as signed bytes, those are the ones "below 0x21"
+      // (which a space, 0x20 turned 0x22, is not). Then '\\' on its own. (The comparisons
+      // take vectors of a spelt-out type: with scalars, or with `SIMD16(repeating:)` left to
+      // inference, they compile to a loop over the lanes.)
+      let flipped = unsafeBitCast(bytes ^ SIMD16<UInt8>(repeating: 0x02), to: SIMD16<Int8>.self)
+      let lanes =
+        (flipped .< SIMD16<Int8>(repeating: 0x21)) .| (bytes .== SIMD16<UInt8>(repeating: 0x5C))
+      return unsafeBitCast(lanes, to: SIMD16<Int8>.self)
+    }
+
+    /// Whether any lane of the 64 bytes at `p` is set.
+    @inline(__always)
+    static func any64(_ p: UnsafePointer<UInt8>) -> Bool {
+      let lanes = Block.lanes(p) | Block.lanes(p + 16) | Block.lanes(p + 32) | Block.lanes(p + 48)
+      let halves = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+      return halves[0] | halves[1] != 0
     }
 
     @inline(__always)

@@ -483,11 +483,15 @@ private enum TapeBuilder {
   /// U+10FFFF) whose lead byte is at `at`; returns the index after it, or -1.
   @inline(__always)
   static func utf8SequenceEnd(_ p: UnsafePointer<UInt8>, _ n: Int, _ at: Int) -> Int {
+    let lead = p[at]
+    if lead &- 0xC2 < 0x1E {  // C2...DF: two bytes, the commonest in Latin scripts
+      guard n &- at >= 2, p[at &+ 1] & 0xC0 == 0x80 else { return -1 }
+      return at &+ 2
+    }
     let length: Int
     var lower: UInt8 = 0x80
     var upper: UInt8 = 0xBF
-    switch p[at] {
-    case 0xC2...0xDF: length = 2
+    switch lead {
     case 0xE0:
       length = 3
       lower = 0xA0
@@ -504,11 +508,11 @@ private enum TapeBuilder {
       upper = 0x8F
     default: return -1
     }
-    guard n - at >= length else { return -1 }
-    let b1 = p[at + 1]
-    guard b1 >= lower && b1 <= upper else { return -1 }
-    if length >= 3 && p[at + 2] & 0xC0 != 0x80 { return -1 }
-    if length == 4 && p[at + 3] & 0xC0 != 0x80 { return -1 }
-    return at + length
+    guard n &- at >= length else { return -1 }
+    let second = p[at &+ 1]
+    guard second >= lower && second <= upper else { return -1 }
+    if p[at &+ 2] & 0xC0 != 0x80 { return -1 }
+    if length == 4 && p[at &+ 3] & 0xC0 != 0x80 { return -1 }
+    return at &+ length
   }
 }

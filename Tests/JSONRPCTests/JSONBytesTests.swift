@@ -52,4 +52,26 @@ import Testing
       }
     }
   }
+
+  /// Every byte value at every lane of the first block, the second block, the 64-byte loop,
+  /// the 16-byte loop after it and the last (overlapping) block of a buffer.
+  @Test func everyByteValueInEveryLane() {
+    let length = 150
+    for position in 0..<length {
+      for byte in UInt8.min...UInt8.max {
+        var bytes = [UInt8](repeating: 0x61, count: length)
+        bytes[position] = byte
+        bytes.withUnsafeBufferPointer { buffer in
+          let p = buffer.baseAddress!
+          for from in Set([0, max(0, position - 17), position]) {
+            let expected = JSONBytes.endsPlainRun(byte) ? position : length
+            let found = JSONBytes.plainRunEnd(p, length, from)
+            if found != expected {
+              Issue.record("byte \(byte) at \(position), from \(from): \(found)")
+            }
+          }
+        }
+      }
+    }
+  }
 }
