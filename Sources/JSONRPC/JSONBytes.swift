@@ -74,6 +74,25 @@ enum JSONBytes {
     return n
   }
 
+  /// The index of the closing quote of the string whose opening quote is at `quote`, when
+  /// everything between is plain (printable ASCII but `"` and `\`); -1 otherwise (an escape,
+  /// a control character, a multi-byte sequence, or no closing quote).
+  @_transparent
+  static func plainStringEnd(_ p: UnsafePointer<UInt8>, _ n: Int, _ quote: Int) -> Int {
+    var i = quote &+ 1
+    if i &+ 16 <= n {
+      // Most strings end in their first block; the byte found there is in the message
+      // (before i + 16 <= n), with no more tests.
+      if let k = Block(p + i).firstLane {  // reads p[i..<i+16]
+        let end = i &+ k
+        return p[end] == 0x22 ? end : -1
+      }
+      i &+= 16
+    }
+    let end = plainRunEnd(p, n, i)
+    return end < n && p[end] == 0x22 ? end : -1
+  }
+
   /// Skips whitespace from `from`; returns the index of the first other byte, or `n`.
   @inline(__always)
   static func skipWhitespace(_ p: UnsafePointer<UInt8>, _ n: Int, _ from: Int) -> Int {

@@ -110,8 +110,8 @@ private enum TapeBuilder {
     var mode = Mode.value
     /// The tape index of the innermost open container; -1: none.
     var open = -1
-    /// Whether the innermost open container is an object.
-    var inObject = false
+    /// The closing bracket of the innermost open container, `}` or `]` (when one is open).
+    var closer: UInt8 = 0
     /// Containers that may still be opened inside it.
     var depthLeft: Int
     var failure = JSONParseFailure(.endOfInput, at: 0)
@@ -155,7 +155,7 @@ private enum TapeBuilder {
     var i = state.i
     var mode = state.mode
     var open = state.open
-    var inObject = state.inObject
+    var closer = state.closer
     var depthLeft = state.depthLeft
 
     /// Saves the state for the next run.
@@ -165,7 +165,7 @@ private enum TapeBuilder {
       state.i = i
       state.mode = mode
       state.open = open
-      state.inObject = inObject
+      state.closer = closer
       state.depthLeft = depthLeft
       return exit
     }
@@ -197,8 +197,8 @@ private enum TapeBuilder {
           guard i < n else { return fail(.endOfInput, at: i) }
           guard p[i] == 0x22 else { return fail(.expectedKey, at: i) }
         }
-        let end = JSONBytes.plainRunEnd(p, n, i &+ 1)
-        guard end < n, p[end] == 0x22 else { return suspend(.generalString) }
+        let end = JSONBytes.plainStringEnd(p, n, i)
+        guard end >= 0 else { return suspend(.generalString) }
         append(.string, false, i &+ 1, end, next: count &+ 1)
         i = end &+ 1
         mode = .colon
@@ -219,23 +219,23 @@ private enum TapeBuilder {
         dispatch: while true {
           switch c {
           case 0x22:  // "
-            let end = JSONBytes.plainRunEnd(p, n, i &+ 1)
-            guard end < n, p[end] == 0x22 else { return suspend(.generalString) }
+            let end = JSONBytes.plainStringEnd(p, n, i)
+            guard end >= 0 else { return suspend(.generalString) }
             append(.string, false, i &+ 1, end, next: count &+ 1)
             i = end &+ 1
           case 0x7B, 0x5B:  // { [
             guard depthLeft > 0 else { return fail(.tooDeep, at: i) }
             depthLeft &-= 1
-            inObject = c == 0x7B
-            append(inObject ? .object : .array, false, i, i, next: open &+ 1)
+            closer = c &+ 2  // { } and [ ] are two apart
+            append(c == 0x7B ? .object : .array, false, i, i, next: open &+ 1)
             open = count &- 1
             i = JSONBytes.skipWhitespace(p, n, i &+ 1)
-            guard i < n, p[i] == (inObject ? 0x7D : 0x5D) else {
-              mode = inObject ? .key : .value
+            guard i < n, p[i] == closer else {
+              mode = closer == 0x7D ? .key : .value
               continue run
             }
             i &+= 1
-            close(base, count, &open, &inObject, &depthLeft, end: i, counting: 0)
+            close(base, count, &open, &closer, &depthLeft, end: i, counting: 0)
           case 0x74:  // t
             guard n &- i >= 4, word32(p, i) == 0x6575_7274 else {  // "true"
               return fail(.invalidLiteral, at: i)
@@ -285,16 +285,17 @@ private enum TapeBuilder {
         if c == 0x2C {  // ,
           base[open].count &+= 1
           i &+= 1
-          mode = inObject ? .key : .value
+          mode = closer == 0x7D ? .key : .value
           continue run
         }
-        if c == (inObject ? 0x7D : 0x5D) {  // } ]
+        if c == closer {  // } ]
           i &+= 1
-          close(base, count, &open, &inObject, &depthLeft, end: i, counting: 1)
+          close(base, count, &open, &closer, &depthLeft, end: i, counting: 1)
           continue
         }
         guard JSONBytes.isWhitespace(c) else {
-          return fail(inObject ? .expectedObjectSeparator : .expectedArraySeparator, at: i)
+          return fail(
+            closer == 0x7D ? .expectedObjectSeparator : .expectedArraySeparator, at: i)
         }
         i = JSONBytes.skipWhitespace(p, n, i &+ 1)
       }
@@ -307,7 +308,7 @@ private enum TapeBuilder {
   @inline(__always)
   static func close(
     _ base: UnsafeMutablePointer<JSONNode>, _ count: Int, _ open: inout Int,
-    _ inObject: inout Bool, _ depthLeft: inout Int, end: Int, counting last: UInt32
+    _ closer: inout UInt8, _ depthLeft: inout Int, end: Int, counting last: UInt32
   ) {
     let node = base + open
     let parent = Int(node.pointee.next) &- 1
@@ -316,7 +317,7 @@ private enum TapeBuilder {
     node.pointee.next = UInt32(truncatingIfNeeded: count)
     open = parent
     depthLeft &+= 1
-    if parent >= 0 { inObject = base[parent].kind == .object }
+    if parent >= 0 { closer = base[parent].kind == .object ? 0x7D : 0x5D }
   }
 
   /// Reads a string token that is not plain printable ASCII: validates its UTF-8, escapes

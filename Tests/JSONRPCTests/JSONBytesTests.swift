@@ -74,4 +74,39 @@ import Testing
       }
     }
   }
+
+  /// `plainStringEnd` finds the closing quote of a plain string, and nothing otherwise, with
+  /// the string's end at every place in and around the first block and the message's end.
+  @Test func plainStringEndFindsOnlyPlainStrings() {
+    for length in 0...40 {
+      for tail in 0...20 {
+        for special: UInt8? in [nil, 0x5C, 0x0A, 0xC3, 0x22] {
+          for position in special == nil ? [0] : Array(0..<max(length, 1))
+          where position < length
+            || special == nil
+          {
+            var body = [UInt8](repeating: 0x61, count: length)
+            if let special { body[position] = special }
+            for closed in [true, false] {
+              let bytes =
+                [0x22] + body + (closed ? [0x22] : []) + [UInt8](repeating: 0x2C, count: tail)
+              let firstSpecial = body.firstIndex { JSONBytes.endsPlainRun($0) }
+              let expected: Int
+              if let firstSpecial {
+                expected = body[firstSpecial] == 0x22 ? 1 + firstSpecial : -1
+              } else {
+                expected = closed ? 1 + length : -1
+              }
+              let found = bytes.withUnsafeBufferPointer {
+                JSONBytes.plainStringEnd($0.baseAddress!, bytes.count, 0)
+              }
+              if found != expected {
+                Issue.record("\(bytes): \(found), expected \(expected)")
+              }
+            }
+          }
+        }
+      }
+    }
+  }
 }
