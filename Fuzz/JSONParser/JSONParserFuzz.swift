@@ -11,7 +11,9 @@ import JSONRPC
 ///   integer, `doubleValue` present for every number, `stringEquals` consistent with the
 ///   decoded bytes, `forEachMember` and `members` in agreement;
 /// - `materialize()` written back with `JSONWriter` is accepted by both and reads back as the
-///   same value (a round trip), and one parser reused for it gives the same answer.
+///   same value (a round trip), and one parser reused for it gives the same answer;
+/// - the parser answers exactly as the implementation it replaced (`LegacyJSONParser`, shared
+///   with the tests): the same verdict, and the same error (words and offset).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func jsonParserFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -48,6 +50,7 @@ private func checkParser(_ bytes: [UInt8], maxDepth: Int) {
     fuzzCheck(false, "unexpected error \(error)")
     return
   }
+  checkAgainstLegacy(bytes, maxDepth: maxDepth)
   guard let written, let expected else { return }
   // The round trip: what the writer makes of the value is JSON, and the same value.
   guard let again = ReferenceJSON.parse(written, maxDepth: maxDepth) else {
@@ -62,6 +65,30 @@ private func checkParser(_ bytes: [UInt8], maxDepth: Int) {
   } catch {
     fuzzCheck(false, "the parser rejected the writer's output (\(error)): \(written.debugText)")
   }
+}
+
+/// Checks that the parser gives the verdict and the error of the implementation it replaced.
+private func checkAgainstLegacy(_ bytes: [UInt8], maxDepth: Int) {
+  let fast: JSONParseError?
+  do {
+    fast = try bytes.withUnsafeBytes { raw in
+      try JSONParser(maxDepth: maxDepth).parse(raw) { _ in nil }
+    }
+  } catch let error as JSONParseError {
+    fast = error
+  } catch {
+    fuzzCheck(false, "unexpected error \(error)")
+    return
+  }
+  let legacy: JSONParseError?
+  switch LegacyJSONParser.parse(bytes, maxDepth: maxDepth) {
+  case .success: legacy = nil
+  case .failure(let error): legacy = error
+  }
+  fuzzCheck(
+    fast == legacy,
+    "the parser says \(fast.map(String.init(describing:)) ?? "valid"), the legacy parser \(legacy.map(String.init(describing:)) ?? "valid"): \(bytes.debugText)"
+  )
 }
 
 /// Checks that `ref` reads as `node` through every accessor.

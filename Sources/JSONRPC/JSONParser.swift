@@ -14,13 +14,11 @@ public final class JSONParser {
   public var maxDepth: Int
 
   @usableFromInline var nodes = NodeTape(capacity: 64)
-  private var stack: [Int] = []
 
   deinit { nodes.deallocate() }
 
   public init(maxDepth: Int = 128) {
     self.maxDepth = maxDepth
-    stack.reserveCapacity(16)
   }
 
   /// Parses `bytes` and calls `body` with the root value.
@@ -52,297 +50,449 @@ public final class JSONParser {
     guard raw.count < Int(UInt32.max) else {
       throw JSONParseError("message larger than 4 GiB", at: 0)
     }
-    // Work on local copies: mutating the class's stored arrays in the loop would pay for a
-    // dynamic exclusivity check on every node.
-    var builder = TapeBuilder(nodes: nodes, stack: [], maxDepth: maxDepth)
-    builder.nodes.count = 0
-    swap(&builder.stack, &stack)
-    builder.stack.removeAll(keepingCapacity: true)
-    defer {
-      nodes = builder.nodes  // the storage may have grown (moved)
-      swap(&builder.stack, &stack)
+    nodes.count = 0
+    guard let p = raw.bindMemory(to: UInt8.self).baseAddress, raw.count > 0 else {
+      throw JSONParseError("unexpected end of input", at: 0)
     }
-    try builder.build(raw.bindMemory(to: UInt8.self))
+    let maxDepth = self.maxDepth
+    var failure = JSONParseFailure(.endOfInput, at: 0)
+    guard TapeBuilder.build(p, raw.count, maxDepth: maxDepth, into: &nodes, failure: &failure)
+    else { throw failure.error(maxDepth: maxDepth) }
   }
 }
 
-/// The parsing state machine, held in a local variable during one parse.
-private struct TapeBuilder {
-  var nodes: NodeTape
-  var stack: [Int]
-  let maxDepth: Int
+/// The parsing state machine: one pass over the bytes, no recursion, no allocation (but for
+/// the tape's growth).
+///
+/// Two layers. ``fastRun(_:_:_:_:)`` reads the common tokens (keys and strings of printable
+/// ASCII, numbers, literals, brackets, whitespace) with its whole state in local variables,
+/// so that it stays in registers, and calls nothing: what it does not handle (a string with
+/// an escape, a multi-byte UTF-8 sequence or a control character; a full tape) makes it
+/// return, with the state saved in a ``State``, to ``build(_:_:maxDepth:into:failure:)``,
+/// which handles that with the general code and runs it again from where it stopped.
+///
+/// The open containers need no stack of their own: while a container is open, its node's
+/// `next` holds its parent's index + 1 (0 for none) and its `count` the members (or elements)
+/// completed so far; closing it writes `end` and the final `next`.
+///
+/// The bytes are read through an `UnsafePointer`, without bounds checks: every read of `p[i]`
+/// follows a test of `i < n` on the same path (of `n - i >= 4` for a 4-byte word; see
+/// ``JSONBytes`` for its 16-byte blocks). Indices are below `n` < 2^32 (``JSONParser`` refuses
+/// larger messages), so the index arithmetic cannot overflow and uses the wrapping operators
+/// (`&+`), which skip the overflow checks.
+private enum TapeBuilder {
+  /// What the next token is expected to be.
+  enum Mode {
+    /// An object's key (after whitespace).
+    case key
+    /// The `:` after a key (after whitespace).
+    case colon
+    /// A value (after whitespace).
+    case value
+    /// A value is complete: `,`, a closing bracket, or (at the top level) the end.
+    case afterValue
+  }
 
-  mutating func build(_ p: UnsafeBufferPointer<UInt8>) throws(JSONParseError) {
-    let n = p.count
-    var i = skipWhitespace(p, 0)
+  /// Why ``fastRun(_:_:_:_:)`` returned.
+  enum Exit {
+    case done
+    case failed
+    /// The tape has no room for the two nodes a pass may append.
+    case needsRoom
+    /// The string whose opening quote is at `State.i` is not plain printable ASCII (or is
+    /// unterminated): ``generalString(_:_:_:_:_:)`` reads it.
+    case generalString
+  }
 
-    // Parse one value starting at i; containers push onto the stack.
-    valueLoop: while true {
-      guard i < n else { throw JSONParseError("unexpected end of input", at: i) }
-      let c = p[i]
-      switch c {
-      case UInt8(ascii: "{"), UInt8(ascii: "["):
-        if stack.count >= maxDepth {
-          throw JSONParseError("nesting deeper than \(maxDepth) levels", at: i)
+  /// The parse's state between two runs of ``fastRun(_:_:_:_:)``.
+  struct State {
+    var i = 0
+    var mode = Mode.value
+    /// The tape index of the innermost open container; -1: none.
+    var open = -1
+    /// The closing bracket of the innermost open container, `}` or `]` (when one is open).
+    var closer: UInt8 = 0
+    /// Containers that may still be opened inside it.
+    var depthLeft: Int
+    var failure = JSONParseFailure(.endOfInput, at: 0)
+  }
+
+  /// Parses `p[0..<n]` (n >= 1) into `tape`; returns whether it is JSON, and when not, why
+  /// in `failure`.
+  static func build(
+    _ p: UnsafePointer<UInt8>, _ n: Int, maxDepth: Int, into tape: inout NodeTape,
+    failure: inout JSONParseFailure
+  ) -> Bool {
+    var state = State(depthLeft: maxDepth)
+    tape.count = 0
+    while true {
+      switch fastRun(p, n, &state, &tape) {
+      case .done:
+        return true
+      case .failed:
+        failure = state.failure
+        return false
+      case .needsRoom:
+        tape.grow()
+      case .generalString:
+        let end = generalString(p, n, state.i, &tape, &failure)
+        guard end >= 0 else { return false }
+        state.i = end
+        state.mode = state.mode == .key ? .colon : .afterValue
+      }
+    }
+  }
+
+  /// Parses from `state` until the end, a failure, or a token it leaves to
+  /// ``build(_:_:maxDepth:into:failure:)``.
+  @inline(never)
+  static func fastRun(
+    _ p: UnsafePointer<UInt8>, _ n: Int, _ state: inout State, _ tape: inout NodeTape
+  ) -> Exit {
+    let base = tape.base
+    let capacity = tape.capacity
+    var count = tape.count
+    var i = state.i
+    var mode = state.mode
+    var open = state.open
+    var closer = state.closer
+    var depthLeft = state.depthLeft
+
+    /// Saves the state for the next run.
+    @inline(__always)
+    func suspend(_ exit: Exit) -> Exit {
+      tape.count = count
+      state.i = i
+      state.mode = mode
+      state.open = open
+      state.closer = closer
+      state.depthLeft = depthLeft
+      return exit
+    }
+
+    /// Appends a node (the room was checked at the top of the pass).
+    @inline(__always)
+    func append(_ kind: JSONNode.Kind, _ flag: Bool, _ start: Int, _ end: Int, next: Int) {
+      (base + count).initialize(
+        to: JSONNode(kind: kind, flag: flag, start: start, end: end, next: next))
+      count &+= 1
+    }
+
+    /// Ends the parse with a failure.
+    @inline(__always)
+    func fail(_ problem: JSONParseFailure.Problem, at offset: Int, detail: UInt32 = 0) -> Exit {
+      state.failure = JSONParseFailure(problem, at: offset, detail: detail)
+      return .failed
+    }
+
+    run: while true {
+      // A pass reads a key and its value, or a value, and appends at most two nodes.
+      guard capacity &- count >= 2 else { return suspend(.needsRoom) }
+
+      // Whitespace is tested for after the common case fails (a token right there), and
+      // skipped where it is met.
+      if mode == .key {
+        if _slowPath(i >= n || p[i] != 0x22) {
+          i = JSONBytes.skipWhitespace(p, n, i)
+          guard i < n else { return fail(.endOfInput, at: i) }
+          guard p[i] == 0x22 else { return fail(.expectedKey, at: i) }
         }
-        let isObject = c == UInt8(ascii: "{")
-        stack.append(nodes.count)
-        nodes.append(
-          JSONNode(kind: isObject ? .object : .array, flag: false, start: i, end: i, next: 0))
-        i = skipWhitespace(p, i + 1)
-        if i < n, p[i] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-          i += 1
-          closeContainer(end: i)
-        } else if isObject {
-          i = try parseKey(p, i)
-          continue valueLoop
-        } else {
-          continue valueLoop
+        let end = JSONBytes.plainStringEnd(p, n, i)
+        guard end >= 0 else { return suspend(.generalString) }
+        append(.string, false, i &+ 1, end, next: count &+ 1)
+        i = end &+ 1
+        mode = .colon
+      }
+
+      if mode == .colon {
+        if _slowPath(i >= n || p[i] != 0x3A) {  // :
+          i = JSONBytes.skipWhitespace(p, n, i)
+          guard i < n, p[i] == 0x3A else { return fail(.expectedColon, at: i) }
         }
-      case UInt8(ascii: "\""):
-        i = try parseString(p, i)
-      case UInt8(ascii: "t"):
-        i = try literal(p, i, "true", .bool, true)
-      case UInt8(ascii: "f"):
-        i = try literal(p, i, "false", .bool, false)
-      case UInt8(ascii: "n"):
-        i = try literal(p, i, "null", .null, false)
-      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-        i = try parseNumber(p, i)
-      default:
-        throw JSONParseError(unexpected(c), at: i)
+        i &+= 1
+        mode = .value
+      }
+
+      if mode == .value {
+        guard i < n else { return fail(.endOfInput, at: i) }
+        var c = p[i]
+        dispatch: while true {
+          switch c {
+          case 0x22:  // "
+            let end = JSONBytes.plainStringEnd(p, n, i)
+            guard end >= 0 else { return suspend(.generalString) }
+            append(.string, false, i &+ 1, end, next: count &+ 1)
+            i = end &+ 1
+          case 0x7B, 0x5B:  // { [
+            guard depthLeft > 0 else { return fail(.tooDeep, at: i) }
+            depthLeft &-= 1
+            closer = c &+ 2  // { } and [ ] are two apart
+            append(c == 0x7B ? .object : .array, false, i, i, next: open &+ 1)
+            open = count &- 1
+            i = JSONBytes.skipWhitespace(p, n, i &+ 1)
+            guard i < n, p[i] == closer else {
+              mode = closer == 0x7D ? .key : .value
+              continue run
+            }
+            i &+= 1
+            close(base, count, &open, &closer, &depthLeft, end: i, counting: 0)
+          case 0x74:  // t
+            guard n &- i >= 4, word32(p, i) == 0x6575_7274 else {  // "true"
+              return fail(.invalidLiteral, at: i)
+            }
+            append(.bool, true, i, i &+ 4, next: count &+ 1)
+            i &+= 4
+          case 0x66:  // f
+            guard n &- i >= 5, word32(p, i) == 0x736C_6166, p[i &+ 4] == 0x65 else {  // "fals" "e"
+              return fail(.invalidLiteral, at: i)
+            }
+            append(.bool, false, i, i &+ 5, next: count &+ 1)
+            i &+= 5
+          case 0x6E:  // n
+            guard n &- i >= 4, word32(p, i) == 0x6C6C_756E else {  // "null"
+              return fail(.invalidLiteral, at: i)
+            }
+            append(.null, false, i, i &+ 4, next: count &+ 1)
+            i &+= 4
+          case 0x2D, 0x30...0x39:  // - 0-9
+            let (end, integer) = number(p, n, i, &state.failure)
+            guard end >= 0 else { return .failed }
+            append(.number, integer, i, end, next: count &+ 1)
+            i = end
+          case 0x20, 0x0A, 0x0D, 0x09:
+            i = JSONBytes.skipWhitespace(p, n, i &+ 1)
+            guard i < n else { return fail(.endOfInput, at: i) }
+            c = p[i]
+            continue dispatch
+          default:
+            return fail(.unexpectedByte, at: i, detail: UInt32(c))
+          }
+          break
+        }
+        mode = .afterValue
       }
 
       // A value is complete: continue in the enclosing container, or finish.
       while true {
-        i = skipWhitespace(p, i)
-        guard let top = stack.last else {
-          guard i == n else {
-            throw JSONParseError("unexpected data after the JSON value", at: i)
-          }
-          return
+        guard open >= 0 else {
+          i = JSONBytes.skipWhitespace(p, n, i)
+          guard i == n else { return fail(.trailingData, at: i) }
+          tape.count = count
+          return .done
         }
-        guard i < n else { throw JSONParseError("unexpected end of input", at: i) }
-        let isObject = nodes[top].kind == .object
+        guard i < n else { return fail(.endOfInput, at: i) }
         let c = p[i]
-        if c == UInt8(ascii: ",") {
-          nodes[top].count += 1
-          i = skipWhitespace(p, i + 1)
-          if isObject { i = try parseKey(p, i) }
-          continue valueLoop
+        if c == 0x2C {  // ,
+          base[open].count &+= 1
+          i &+= 1
+          mode = closer == 0x7D ? .key : .value
+          continue run
         }
-        if c == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-          nodes[top].count += 1
-          i += 1
-          closeContainer(end: i)
+        if c == closer {  // } ]
+          i &+= 1
+          close(base, count, &open, &closer, &depthLeft, end: i, counting: 1)
           continue
         }
-        throw JSONParseError(
-          isObject ? "expected ',' or '}' in object" : "expected ',' or ']' in array", at: i)
+        guard JSONBytes.isWhitespace(c) else {
+          return fail(
+            closer == 0x7D ? .expectedObjectSeparator : .expectedArraySeparator, at: i)
+        }
+        i = JSONBytes.skipWhitespace(p, n, i &+ 1)
       }
     }
   }
 
-  private mutating func closeContainer(end: Int) {
-    let top = stack.removeLast()
-    nodes[top].end = UInt32(truncatingIfNeeded: end)
-    nodes[top].next = UInt32(truncatingIfNeeded: nodes.count)
+  /// Closes the innermost open container, whose closing bracket ends just before `end`,
+  /// counting `last` more member (1 after a value, 0 when it is empty); `count` nodes are on
+  /// the tape.
+  @inline(__always)
+  static func close(
+    _ base: UnsafeMutablePointer<JSONNode>, _ count: Int, _ open: inout Int,
+    _ closer: inout UInt8, _ depthLeft: inout Int, end: Int, counting last: UInt32
+  ) {
+    let node = base + open
+    let parent = Int(node.pointee.next) &- 1
+    node.pointee.end = UInt32(truncatingIfNeeded: end)
+    node.pointee.count &+= last
+    node.pointee.next = UInt32(truncatingIfNeeded: count)
+    open = parent
+    depthLeft &+= 1
+    if parent >= 0 { closer = base[parent].kind == .object ? 0x7D : 0x5D }
   }
 
-  /// Parses `"key"` then whitespace, `:` and whitespace; returns the index of the value.
-  private mutating func parseKey(_ p: UnsafeBufferPointer<UInt8>, _ at: Int) throws(JSONParseError)
-    -> Int
-  {
-    guard at < p.count, p[at] == UInt8(ascii: "\"") else {
-      throw JSONParseError(
-        at < p.count ? "expected a string key in object" : "unexpected end of input", at: at)
+  /// Reads a string token that is not plain printable ASCII: validates its UTF-8, escapes
+  /// and surrogate pairs, and appends its node. Returns the index after the closing quote,
+  /// or -1 with `failure` set.
+  @inline(never)
+  static func generalString(
+    _ p: UnsafePointer<UInt8>, _ n: Int, _ quote: Int, _ tape: inout NodeTape,
+    _ failure: inout JSONParseFailure
+  ) -> Int {
+    var i = quote &+ 1
+    var escaped = false
+    scan: while true {
+      i = JSONBytes.plainRunEnd(p, n, i)
+      // The bytes that end plain runs, one after the other, up to the next plain byte.
+      while true {
+        guard i < n else {
+          failure = JSONParseFailure(.unterminatedString, at: quote)
+          return -1
+        }
+        let c = p[i]
+        if c >= 0x80 {
+          let end = utf8SequenceEnd(p, n, i)
+          guard end >= 0 else {
+            failure = JSONParseFailure(.invalidUTF8, at: i)
+            return -1
+          }
+          i = end
+        } else if c == 0x22 {  // "
+          break scan
+        } else if c == 0x5C {  // \
+          escaped = true
+          i = escapeEnd(p, n, quote, i, &failure)
+          guard i >= 0 else { return -1 }
+        } else if c < 0x20 {
+          failure = JSONParseFailure(.controlCharacter, at: i)
+          return -1
+        } else {
+          continue scan
+        }
+      }
     }
-    var i = skipWhitespace(p, try parseString(p, at))
-    guard i < p.count, p[i] == UInt8(ascii: ":") else {
-      throw JSONParseError("expected ':' after object key", at: i)
+    tape.append(
+      JSONNode(kind: .string, flag: escaped, start: quote &+ 1, end: i, next: tape.count &+ 1))
+    return i &+ 1
+  }
+
+  /// Validates the escape at `at` (a backslash) in the string opened at `quote`; returns the
+  /// index after it (after both halves of a surrogate pair), or -1 with `failure` set.
+  @inline(__always)
+  static func escapeEnd(
+    _ p: UnsafePointer<UInt8>, _ n: Int, _ quote: Int, _ at: Int,
+    _ failure: inout JSONParseFailure
+  ) -> Int {
+    func fail(_ problem: JSONParseFailure.Problem, _ offset: Int, detail: UInt32 = 0) -> Int {
+      failure = JSONParseFailure(problem, at: offset, detail: detail)
+      return -1
     }
-    i = skipWhitespace(p, i + 1)
-    return i
+    guard at &+ 1 < n else { return fail(.unterminatedString, quote) }
+    switch p[at &+ 1] {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+      UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+      return at &+ 2
+    case UInt8(ascii: "u"):
+      let unit = hex4(p, n, at &+ 2)
+      guard unit >= 0 else { return fail(.invalidUnicodeEscape, at &+ 2) }
+      let i = at &+ 6
+      if unit >= 0xD800 && unit <= 0xDBFF {
+        guard i &+ 1 < n, p[i] == 0x5C, p[i &+ 1] == UInt8(ascii: "u") else {
+          return fail(.loneSurrogate, at, detail: UInt32(unit))
+        }
+        let low = hex4(p, n, i &+ 2)
+        guard low >= 0 else { return fail(.invalidUnicodeEscape, i &+ 2) }
+        guard low >= 0xDC00 && low <= 0xDFFF else {
+          return fail(.loneSurrogate, at, detail: UInt32(unit))
+        }
+        return i &+ 6
+      }
+      if unit >= 0xDC00 && unit <= 0xDFFF { return fail(.loneSurrogate, at, detail: UInt32(unit)) }
+      return i
+    default:
+      return fail(.invalidEscape, at)
+    }
+  }
+
+  /// The four bytes at `p[i..<i+4]` (the caller proves them in bounds) as a little-endian word.
+  @inline(__always)
+  static func word32(_ p: UnsafePointer<UInt8>, _ i: Int) -> UInt32 {
+    UInt32(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt32.self))
   }
 
   @inline(__always)
-  private func skipWhitespace(_ p: UnsafeBufferPointer<UInt8>, _ at: Int) -> Int {
+  static func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
+
+  /// Validates a number token starting at `at` (`-` or a digit); returns the index after it
+  /// and whether it has integer syntax, or -1 with `failure` set.
+  @inline(__always)
+  static func number(
+    _ p: UnsafePointer<UInt8>, _ n: Int, _ at: Int, _ failure: inout JSONParseFailure
+  ) -> (end: Int, integer: Bool) {
     var i = at
-    while i < p.count {
-      switch p[i] {
-      case 0x20, 0x0A, 0x0D, 0x09: i += 1
-      default: return i
+    if p[i] == 0x2D { i &+= 1 }
+    guard i < n, isDigit(p[i]) else {
+      failure = JSONParseFailure(.invalidNumber, at: at)
+      return (-1, false)
+    }
+    if p[i] == 0x30 {
+      i &+= 1
+      if i < n, isDigit(p[i]) {
+        failure = JSONParseFailure(.leadingZero, at: at)
+        return (-1, false)
       }
-    }
-    return i
-  }
-
-  private mutating func literal(
-    _ p: UnsafeBufferPointer<UInt8>, _ at: Int, _ word: StaticString, _ kind: JSONNode.Kind,
-    _ flag: Bool
-  ) throws(JSONParseError) -> Int {
-    let len = word.utf8CodeUnitCount
-    guard at + len <= p.count else { throw JSONParseError("invalid literal", at: at) }
-    let w = word.utf8Start
-    for k in 0..<len where p[at + k] != w[k] {
-      throw JSONParseError("invalid literal", at: at)
-    }
-    nodes.append(JSONNode(kind: kind, flag: flag, start: at, end: at + len, next: nodes.count + 1))
-    return at + len
-  }
-
-  private mutating func parseNumber(_ p: UnsafeBufferPointer<UInt8>, _ at: Int)
-    throws(JSONParseError)
-    -> Int
-  {
-    var i = at
-    let n = p.count
-    func isDigit(_ i: Int) -> Bool { i < n && p[i] >= 0x30 && p[i] <= 0x39 }
-    if p[i] == UInt8(ascii: "-") { i += 1 }
-    guard isDigit(i) else { throw JSONParseError("invalid number", at: at) }
-    if p[i] == UInt8(ascii: "0") {
-      i += 1
-      if isDigit(i) { throw JSONParseError("invalid number: leading zero", at: at) }
     } else {
-      while isDigit(i) { i += 1 }
+      i &+= 1
+      while i < n, isDigit(p[i]) { i &+= 1 }
     }
     var integer = true
-    if i < n, p[i] == UInt8(ascii: ".") {
+    if i < n, p[i] == 0x2E {  // .
       integer = false
-      i += 1
-      guard isDigit(i) else {
-        throw JSONParseError("invalid number: digit expected after '.'", at: i)
+      i &+= 1
+      guard i < n, isDigit(p[i]) else {
+        failure = JSONParseFailure(.digitAfterPoint, at: i)
+        return (-1, false)
       }
-      while isDigit(i) { i += 1 }
+      i &+= 1
+      while i < n, isDigit(p[i]) { i &+= 1 }
     }
-    if i < n, p[i] | 0x20 == UInt8(ascii: "e") {
+    if i < n, p[i] | 0x20 == 0x65 {  // e E
       integer = false
-      i += 1
-      if i < n, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { i += 1 }
-      guard isDigit(i) else {
-        throw JSONParseError("invalid number: digit expected in exponent", at: i)
+      i &+= 1
+      if i < n, p[i] == 0x2B || p[i] == 0x2D { i &+= 1 }
+      guard i < n, isDigit(p[i]) else {
+        failure = JSONParseFailure(.digitInExponent, at: i)
+        return (-1, false)
       }
-      while isDigit(i) { i += 1 }
+      i &+= 1
+      while i < n, isDigit(p[i]) { i &+= 1 }
     }
-    nodes.append(JSONNode(kind: .number, flag: integer, start: at, end: i, next: nodes.count + 1))
-    return i
+    return (i, integer)
   }
 
-  /// Validates a string token (UTF-8, escapes, surrogate pairs) starting at its opening quote.
-  private mutating func parseString(_ p: UnsafeBufferPointer<UInt8>, _ at: Int)
-    throws(JSONParseError)
-    -> Int
-  {
-    let n = p.count
-    var i = at + 1
-    var escaped = false
-    while true {
-      // Fast path: plain ASCII, eight bytes at a time. A word is skipped when none of its
-      // bytes is a control character, '"', '\\' or non-ASCII.
-      let base = UnsafeRawPointer(p.baseAddress!)
-      while i + 8 <= n {
-        let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-        if Self.hasSpecialByte(w) { break }
-        i += 8
-      }
-      while i < n {
-        let c = p[i]
-        if c < 0x20 || c == 0x22 || c == 0x5C || c >= 0x80 { break }
-        i += 1
-      }
-      guard i < n else { throw JSONParseError("unterminated string", at: at) }
-      let c = p[i]
-      if c == 0x22 {
-        nodes.append(
-          JSONNode(kind: .string, flag: escaped, start: at + 1, end: i, next: nodes.count + 1))
-        return i + 1
-      }
-      if c == 0x5C {
-        escaped = true
-        guard i + 1 < n else { throw JSONParseError("unterminated string", at: at) }
-        switch p[i + 1] {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-          UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-          i += 2
-        case UInt8(ascii: "u"):
-          let unit = try hex4(p, i + 2)
-          i += 6
-          if unit >= 0xD800 && unit <= 0xDBFF {
-            guard i + 1 < n, p[i] == 0x5C, p[i + 1] == UInt8(ascii: "u") else {
-              throw JSONParseError("lone surrogate \\u\(hexString(unit)) in string", at: i - 6)
-            }
-            let low = try hex4(p, i + 2)
-            guard low >= 0xDC00 && low <= 0xDFFF else {
-              throw JSONParseError("lone surrogate \\u\(hexString(unit)) in string", at: i - 6)
-            }
-            i += 6
-          } else if unit >= 0xDC00 && unit <= 0xDFFF {
-            throw JSONParseError("lone surrogate \\u\(hexString(unit)) in string", at: i - 6)
-          }
-        default:
-          throw JSONParseError("invalid escape in string", at: i)
-        }
-        continue
-      }
-      if c < 0x20 {
-        throw JSONParseError("control character in string must be escaped", at: i)
-      }
-      i = try validateUTF8Sequence(p, i)
-    }
-  }
-
-  /// Whether any byte of `w` is below 0x20, '"', '\\' or 0x80 and above (exact test).
+  /// The value of the four hex digits at `p[at..<at+4]`, or -1 when they are not four hex
+  /// digits (or the input ends first).
   @inline(__always)
-  static func hasSpecialByte(_ w: UInt64) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let high: UInt64 = 0x8080_8080_8080_8080
-    // For bytes below 0x80, (b + 0x60) sets the high bit iff b >= 0x20; so a control byte is
-    // one whose (b + 0x60) lacks the high bit. Bytes at or above 0x80 are caught by `w & high`.
-    let low7 = w & ~high
-    let notControl = (low7 &+ ones &* 0x60) & high
-    let quote = low7 ^ (ones &* 0x22)
-    let backslash = low7 ^ (ones &* 0x5C)
-    // A zero byte b of x: (x & 0x7F) + 0x7F has no high bit, and x itself has none.
-    let quoteZero = ~((quote &+ ones &* 0x7F) | quote) & high
-    let backslashZero = ~((backslash &+ ones &* 0x7F) | backslash) & high
-    return (w & high) | (~notControl & high) | quoteZero | backslashZero != 0
-  }
-
-  @inline(__always)
-  private func hex4(_ p: UnsafeBufferPointer<UInt8>, _ at: Int) throws(JSONParseError) -> UInt32 {
-    guard at + 4 <= p.count else { throw JSONParseError("invalid \\u escape", at: at) }
-    var v: UInt32 = 0
+  static func hex4(_ p: UnsafePointer<UInt8>, _ n: Int, _ at: Int) -> Int {
+    guard n - at >= 4 else { return -1 }
+    var v = 0
     for k in 0..<4 {
       let c = p[at + k]
-      let d: UInt8
-      switch c {
-      case 0x30...0x39: d = c - 0x30
-      case 0x41...0x46: d = c - 0x41 + 10
-      case 0x61...0x66: d = c - 0x61 + 10
-      default: throw JSONParseError("invalid \\u escape", at: at)
+      let digit = c &- 0x30
+      let letter = (c | 0x20) &- 0x61  // 'A'...'F' and 'a'...'f' to 0...5
+      if digit < 10 {
+        v = v << 4 | Int(digit)
+      } else if letter < 6 {
+        v = v << 4 | Int(letter + 10)
+      } else {
+        return -1
       }
-      v = v << 4 | UInt32(d)
     }
     return v
   }
 
-  private func hexString(_ v: UInt32) -> String {
-    let s = String(v, radix: 16, uppercase: false)
-    return String(repeating: "0", count: max(0, 4 - s.count)) + s
-  }
-
-  /// Validates one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates, at most
-  /// U+10FFFF) starting at `at`; returns the index after it.
-  private func validateUTF8Sequence(_ p: UnsafeBufferPointer<UInt8>, _ at: Int)
-    throws(JSONParseError) -> Int
-  {
-    let n = p.count
-    let b0 = p[at]
+  /// Validates the multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates, at most
+  /// U+10FFFF) whose lead byte is at `at`; returns the index after it, or -1.
+  @inline(__always)
+  static func utf8SequenceEnd(_ p: UnsafePointer<UInt8>, _ n: Int, _ at: Int) -> Int {
+    let lead = p[at]
+    if lead &- 0xC2 < 0x1E {  // C2...DF: two bytes, the commonest in Latin scripts
+      guard n &- at >= 2, p[at &+ 1] & 0xC0 == 0x80 else { return -1 }
+      return at &+ 2
+    }
     let length: Int
     var lower: UInt8 = 0x80
     var upper: UInt8 = 0xBF
-    switch b0 {
-    case 0xC2...0xDF: length = 2
+    switch lead {
     case 0xE0:
       length = 3
       lower = 0xA0
@@ -357,20 +507,13 @@ private struct TapeBuilder {
     case 0xF4:
       length = 4
       upper = 0x8F
-    default: throw JSONParseError("invalid UTF-8", at: at)
+    default: return -1
     }
-    guard at + length <= n else { throw JSONParseError("invalid UTF-8", at: at) }
-    let b1 = p[at + 1]
-    guard b1 >= lower && b1 <= upper else { throw JSONParseError("invalid UTF-8", at: at) }
-    for k in 2..<length where p[at + k] & 0xC0 != 0x80 {
-      throw JSONParseError("invalid UTF-8", at: at)
-    }
-    return at + length
-  }
-
-  private func unexpected(_ c: UInt8) -> String {
-    if c >= 0x80 { return "invalid UTF-8 or unexpected byte" }
-    if c >= 0x20 && c < 0x7F { return "unexpected character '\(Character(Unicode.Scalar(c)))'" }
-    return "unexpected byte 0x\(String(c, radix: 16))"
+    guard n &- at >= length else { return -1 }
+    let second = p[at &+ 1]
+    guard second >= lower && second <= upper else { return -1 }
+    if p[at &+ 2] & 0xC0 != 0x80 { return -1 }
+    if length == 4 && p[at &+ 3] & 0xC0 != 0x80 { return -1 }
+    return at &+ length
   }
 }

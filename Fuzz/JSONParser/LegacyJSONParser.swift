@@ -1,0 +1,1 @@
+../../Tests/JSONRPCTests/Support/LegacyJSONParser.swift
