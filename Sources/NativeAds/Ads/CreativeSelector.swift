@@ -27,7 +27,7 @@ enum CreativeSelector {
         seen == nil ? ids[..<listing].contains(creativeID) : !seen!.insert(creativeID).inserted
       guard !repeated, let creative = inventory.creative(creativeID), kinds.contains(creative.kind)
       else { continue }
-      if let formatID = creative.content.customFormatID, !formatIDs.contains(formatID) {
+      if let formatID = creative.customFormatID, !formatIDs.contains(formatID) {
         continue
       }
       guard request.options.mediaAspectRatio.accepts(ratio: creative.orientationRatio),

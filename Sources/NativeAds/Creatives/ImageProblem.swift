@@ -16,7 +16,10 @@ extension AdImage {
   public static let scaleRange: ClosedRange<Double> = 0.1...10
 
   /// Why the image cannot be served (no positive size), or nil when it can.
-  public var problem: ImageProblem? {
+  public var problem: ImageProblem? { Self.problem(width: width, height: height) }
+
+  /// Why an image of that size cannot be served, or nil when it can (the rule of ``problem``).
+  public static func problem(width: Int, height: Int) -> ImageProblem? {
     if width <= 0 { return .nonPositiveWidth }
     if height <= 0 { return .nonPositiveHeight }
     return nil

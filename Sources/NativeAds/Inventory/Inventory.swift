@@ -96,7 +96,7 @@ public final class Inventory {
     let replaced = formats[format.id] != nil
     if replaced {
       let users = creatives.values
-        .filter { $0.content.customFormatID == format.id }
+        .filter { $0.customFormatID == format.id }
         .sorted { $0.id < $1.id }
       for creative in users {
         if let problem = Self.customAssetsProblem(of: creative, against: format) {
@@ -121,12 +121,44 @@ public final class Inventory {
   /// - Throws: ``InventoryError`` naming the creative. Nothing changes when it throws.
   @discardableResult
   public func putCreative(_ creative: Creative) throws(InventoryError) -> Bool {
+    try storeCreative(creative) != nil
+  }
+
+  /// Stores (or replaces) a creative as ``putCreative(_:)`` does; returns the creative it
+  /// replaced (the store loader tells a creative its file gives twice from one it replaces).
+  public func storeCreative(_ creative: Creative) throws(InventoryError) -> Creative? {
     if let problem = problem(of: creative) {
       throw InventoryError(.creative, creative.id, problem)
     }
-    let replaced = creatives[creative.id] != nil
-    creatives[creative.id] = creative
-    return replaced
+    return creatives.updateValue(creative, forKey: creative.id)
+  }
+
+  /// Makes room for `count` more creatives (a store loader that knows roughly how many come).
+  public func reserveCapacity(creatives count: Int) {
+    creatives.reserveCapacity(creatives.count + count)
+  }
+
+  /// The inventory's content at one moment, to go back to (``restore(_:)``). Copies nothing
+  /// until one of them changes.
+  public struct Snapshot: Sendable {
+    fileprivate var formats: [String: CustomFormat]
+    fileprivate var creatives: [String: Creative]
+    fileprivate var adUnits: [String: AdUnit]
+  }
+
+  /// The creative with ID `id` in the snapshot.
+  public func creative(_ id: String, in snapshot: Snapshot) -> Creative? { snapshot.creatives[id] }
+
+  /// The content now (see ``Snapshot``).
+  public func snapshot() -> Snapshot {
+    Snapshot(formats: formats, creatives: creatives, adUnits: adUnits)
+  }
+
+  /// Puts back the content of `snapshot`.
+  public func restore(_ snapshot: Snapshot) {
+    formats = snapshot.formats
+    creatives = snapshot.creatives
+    adUnits = snapshot.adUnits
   }
 
   /// Stores (or replaces) an ad unit; returns whether it replaced one.
@@ -144,16 +176,7 @@ public final class Inventory {
       InventoryError(.adUnit, adUnit.id, problem)
     }
     guard !adUnit.id.isEmpty else { throw fail(.emptyID) }
-    var listed: [String: Int] = [:]
-    for (index, creativeID) in adUnit.creativeIDs.enumerated() {
-      guard creatives[creativeID] != nil else {
-        throw fail(.unknownCreative(index: index, creativeID: creativeID))
-      }
-      if let earlier = listed[creativeID] {
-        throw fail(.repeatedCreative(index: index, firstIndex: earlier, creativeID: creativeID))
-      }
-      listed[creativeID] = index
-    }
+    if let problem = listingProblem(of: adUnit.creativeIDs) { throw fail(problem) }
     if let problem = Self.mediationProblem(of: adUnit) { throw fail(problem) }
     let replaced = adUnits[adUnit.id] != nil
     adUnits[adUnit.id] = adUnit
@@ -171,7 +194,7 @@ public final class Inventory {
     switch kind {
     case .format:
       guard formats[id] != nil else { return false }
-      if let user = creatives.values.filter({ $0.content.customFormatID == id }).map(\.id).min() {
+      if let user = creatives.values.filter({ $0.customFormatID == id }).map(\.id).min() {
         throw InventoryError(kind, id, .formatInUse(creativeID: user))
       }
       formats.removeValue(forKey: id)
@@ -191,16 +214,12 @@ public final class Inventory {
 
   /// The first store rule `creative` breaks (see ``putCreative(_:)``), or nil.
   private func problem(of creative: Creative) -> InventoryProblem? {
+    // The packer applied these rules, through the same functions, when it packed it.
+    if creative.wasPacked { return nil }
     if creative.id.isEmpty { return .emptyID }
     guard creative.eCPM.isFinite, creative.eCPM >= 0 else { return .invalidECPM }
     if let problem = creative.media.problem { return .media(problem) }
-    var reasons: Set<String> = []
-    for (index, reason) in creative.muteThisAdReasons.enumerated() {
-      if reason.isEmpty { return .emptyMuteReason(index: index) }
-      guard reasons.insert(reason).inserted else {
-        return .repeatedMuteReason(index: index, reason: reason)
-      }
-    }
+    if let problem = Self.muteReasonsProblem(creative.muteThisAdReasons) { return problem }
     if let problem = creative.adChoices?.image.problem { return .adChoicesImage(problem) }
     switch creative.content {
     case .native(let assets):
@@ -214,6 +233,55 @@ public final class Inventory {
       }
       return Self.customAssetsProblem(of: creative, against: format)
     }
+  }
+
+  /// The first listing rule broken in `ids` (each a stored creative, none listed twice), in
+  /// listing order, or nil. One lookup per ID: a listed creative is known by its storage, and
+  /// repeats are found by sorting those (units of a large store list hundreds).
+  private func listingProblem(of ids: [String]) -> InventoryProblem? {
+    var firstUnknown: Int?
+    var found: [(storage: UInt, index: Int)] = []
+    found.reserveCapacity(ids.count)
+    for (index, id) in ids.enumerated() {
+      guard let creative = creatives[id] else {
+        firstUnknown = index
+        break
+      }
+      found.append((creative.storageIdentity, index))
+    }
+    var firstRepeat: (index: Int, first: Int)?
+    if found.count > 1 {
+      found.sort { $0.storage != $1.storage ? $0.storage < $1.storage : $0.index < $1.index }
+      for k in 1..<found.count where found[k].storage == found[k - 1].storage {
+        // The first of a group is listed first; the second is its first repeat.
+        if k >= 2 && found[k - 2].storage == found[k].storage { continue }
+        if found[k].index < firstRepeat?.index ?? .max {
+          firstRepeat = (found[k].index, found[k - 1].index)
+        }
+      }
+    }
+    if let firstRepeat, firstRepeat.index < firstUnknown ?? .max {
+      return .repeatedCreative(
+        index: firstRepeat.index, firstIndex: firstRepeat.first,
+        creativeID: ids[firstRepeat.index])
+    }
+    if let firstUnknown {
+      return .unknownCreative(index: firstUnknown, creativeID: ids[firstUnknown])
+    }
+    return nil
+  }
+
+  /// The first rule a list of Mute This Ad reasons breaks (each non-empty, none repeated), or
+  /// nil. Used by ``putCreative(_:)`` and by the ``CreativePacker``.
+  static func muteReasonsProblem(_ reasons: [String]) -> InventoryProblem? {
+    var seen: Set<String> = []
+    for (index, reason) in reasons.enumerated() {
+      if reason.isEmpty { return .emptyMuteReason(index: index) }
+      guard seen.insert(reason).inserted else {
+        return .repeatedMuteReason(index: index, reason: reason)
+      }
+    }
+    return nil
   }
 
   /// The first rule a custom creative's assets break against `format` (each defined, of its

@@ -1,0 +1,287 @@
+/// Packs the system-defined native creatives of one store load (``PackedNativeCreative``):
+/// interns what they share into the load's tables and writes the rest into a few bytes per
+/// creative.
+///
+/// Used by the store loader for the common shape of a native creative; anything it does not
+/// pack (video, custom formats, image data, extra assets, images over 65,535 pixels) the loader
+/// makes the ordinary way. It applies the inventory's rules for a creative
+/// (``Inventory/putCreative(_:)``) as it packs, through the same rule functions, so that a packed
+/// creative needs no further check. Not thread-safe: one packer per load, on the loading thread.
+public final class CreativePacker {
+  /// The UTF-8 of a text (without escapes), valid while ``pack(_:)`` runs.
+  public typealias Text = UnsafeRawBufferPointer
+
+  /// An image without data (its PNG is generated from its size, URL and the creative ID).
+  public struct Image {
+    public var url: Text
+    public var width: Int
+    public var height: Int
+    public var scale: Double
+
+    public init(url: Text, width: Int, height: Int, scale: Double) {
+      self.url = url
+      self.width = width
+      self.height = height
+      self.scale = scale
+    }
+  }
+
+  /// What a native creative says, as the store gives it; ``reset()`` between creatives keeps
+  /// the arrays' storage.
+  public struct Input {
+    public var id = ""
+    public var priority = 0
+    public var eCPM = 0.0
+    public var isIndirect = false
+    public var hasCustomClickAction = false
+    public var headline = Text(start: nil, count: 0)
+    public var body: Text?
+    public var callToAction: Text?
+    public var store: Text?
+    public var price: Text?
+    public var advertiser: Text?
+    public var landingPageURL = Text(start: nil, count: 0)
+    public var starRating: Double?
+    public var icon: Image?
+    public var images: [Image] = []
+    public var deepLinks: [Text] = []
+    public var muteThisAdReasons: [Text] = []
+    /// The AdChoices and a key naming them: equal keys must mean equal AdChoices.
+    public var adChoices: (key: Text, value: AdChoicesInfo)?
+    /// Non-empty targeting and a key naming it (e.g. its JSON): equal keys, equal targeting.
+    public var targeting: (key: Text, value: Targeting)?
+
+    public init() {}
+
+    public mutating func reset() {
+      priority = 0
+      eCPM = 0
+      isIndirect = false
+      hasCustomClickAction = false
+      body = nil
+      callToAction = nil
+      store = nil
+      price = nil
+      advertiser = nil
+      starRating = nil
+      icon = nil
+      if !images.isEmpty { images.removeAll(keepingCapacity: true) }
+      if !deepLinks.isEmpty { deepLinks.removeAll(keepingCapacity: true) }
+      if !muteThisAdReasons.isEmpty { muteThisAdReasons.removeAll(keepingCapacity: true) }
+      if adChoices != nil { adChoices = nil }
+      if targeting != nil { targeting = nil }
+    }
+  }
+
+  /// Strings interned beyond this many are kept inline instead (a store whose "shared" texts
+  /// are all different gains nothing from the table).
+  public static let maximumInternedStrings = 1 << 20
+
+  let tables = CreativeTables()
+  private var strings = ByteKeyIndex()
+  private var images = ByteKeyIndex()
+  private var imageLists = ByteKeyIndex()
+  private var stringLists = ByteKeyIndex()
+  /// Per string list: whether it is a valid Mute This Ad reason list.
+  private var validReasonLists: [Bool] = []
+  private var adChoices = ByteKeyIndex()
+  private var targetings = ByteKeyIndex()
+  private var sharedTargetings: [Creative.SharedTargeting] = []
+  /// The packed bytes of the creative being packed.
+  private var scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 8)
+  private var used = 0
+  private var key: [UInt8] = []
+  private var imageIndices: [Int] = []
+
+  public init() {}
+
+  deinit { scratch.deallocate() }
+
+  /// How many creatives the packer made. For measurements.
+  public private(set) var packedCount = 0
+
+  /// The packed creative, or nil when `input` breaks a store rule (or cannot be packed): the
+  /// caller then reads it the ordinary way, which reports the rule. `input`'s byte texts must
+  /// be valid during the call.
+  public func pack(_ input: inout Input) -> Creative? {
+    guard !input.id.isEmpty, input.eCPM.isFinite, input.eCPM >= 0 else { return nil }
+    if let rating = input.starRating, !NativeAssets.starRatingRange.contains(rating) {
+      return nil
+    }
+    if let info = input.adChoices?.value, info.image.problem != nil { return nil }
+    used = 0
+    text(input.headline, interned: false)
+    text(input.body, interned: true)
+    text(input.callToAction, interned: true)
+    text(input.store, interned: true)
+    text(input.price, interned: true)
+    text(input.advertiser, interned: true)
+    text(input.landingPageURL, interned: false)
+    if let rating = input.starRating {
+      room(9)
+      scratch[used] = 1
+      scratch.storeBytes(of: rating.bitPattern.littleEndian, toByteOffset: used + 1, as: UInt64.self)
+      used += 9
+    } else {
+      room(1)
+      scratch[used] = 0
+      used += 1
+    }
+    if let icon = input.icon {
+      guard let index = image(icon) else { return nil }
+      varint(index + 1)
+    } else {
+      varint(0)
+    }
+    var firstWidth: UInt16 = 0
+    var firstHeight: UInt16 = 0
+    if input.images.isEmpty {
+      varint(0)
+    } else {
+      guard let list = imageList(input.images) else { return nil }
+      firstWidth = UInt16(input.images[0].width)
+      firstHeight = UInt16(input.images[0].height)
+      varint(list + 1)
+    }
+    varint(input.deepLinks.isEmpty ? 0 : stringList(input.deepLinks) + 1)
+    if input.muteThisAdReasons.isEmpty {
+      varint(0)
+    } else {
+      let list = stringList(input.muteThisAdReasons)
+      guard validReasonLists[list] else { return nil }
+      varint(list + 1)
+    }
+    if let (key, value) = input.adChoices {
+      let (index, added) = adChoices.index(of: key)
+      if added { _ = tables.append { $0.adChoices.append(value); return 0 } }
+      varint(index + 1)
+    } else {
+      varint(0)
+    }
+    var targeting: Creative.SharedTargeting?
+    if let (key, value) = input.targeting, !value.isEmpty {
+      let (index, added) = targetings.index(of: key)
+      if added { sharedTargetings.append(Creative.SharedTargeting(value)) }
+      targeting = sharedTargetings[index]
+    }
+    var flags: Creative.Flags = []
+    if input.isIndirect { flags.insert(.indirect) }
+    if input.hasCustomClickAction { flags.insert(.customClickAction) }
+    packedCount += 1
+    return Creative(
+      box: Creative.Box(
+        id: input.id, priority: input.priority, eCPM: input.eCPM, targeting: targeting,
+        flags: flags,
+        packed: PackedNativeCreative(
+          tables: tables,
+          location: tables.store(UnsafeRawBufferPointer(rebasing: scratch[0..<used]))),
+        firstImageWidth: firstWidth, firstImageHeight: firstHeight))
+  }
+
+  // MARK: Writing
+
+  /// Makes room for `count` more bytes in the scratch buffer.
+  @inline(__always)
+  private func room(_ count: Int) {
+    if used + count > scratch.count { grow(used + count) }
+  }
+
+  private func grow(_ count: Int) {
+    let bigger = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: max(count, 2 * scratch.count), alignment: 8)
+    bigger.copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch[0..<used]))
+    scratch.deallocate()
+    scratch = bigger
+  }
+
+  private func varint(_ value: Int) {
+    room(10)
+    var v = UInt(value)
+    while v >= 0x80 {
+      scratch[used] = UInt8(truncatingIfNeeded: v) | 0x80
+      used += 1
+      v >>= 7
+    }
+    scratch[used] = UInt8(v)
+    used += 1
+  }
+
+  private func text(_ text: Text?, interned: Bool) {
+    guard let bytes = text else { return varint(0) }
+    if interned,
+      let (index, added) = strings.index(
+        of: bytes, adding: strings.count < Self.maximumInternedStrings)
+    {
+      if added {
+        let string = String(decoding: bytes, as: UTF8.self)
+        _ = tables.append { $0.strings.append(string); return 0 }
+      }
+      return varint(2 * index + 1)
+    }
+    varint(2 * (bytes.count + 1))
+    room(bytes.count)
+    if bytes.count > 0 {
+      (scratch.baseAddress! + used).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+    }
+    used += bytes.count
+  }
+
+  /// The table index of an image, or nil when it cannot be packed (or has no positive size).
+  private func image(_ image: Image) -> Int? {
+    guard AdImage.problem(width: image.width, height: image.height) == nil,
+      image.width <= Int(UInt16.max), image.height <= Int(UInt16.max)
+    else { return nil }
+    key.removeAll(keepingCapacity: true)
+    key.append(contentsOf: image.url)
+    appendKey(image.width)
+    appendKey(image.height)
+    appendKey(Int(bitPattern: UInt(image.scale.bitPattern)))
+    let (index, added) = key.withUnsafeBytes { images.index(of: $0) }
+    if added {
+      let url = String(decoding: image.url, as: UTF8.self)
+      let packed = PackedImage(
+        url: url, width: UInt16(image.width), height: UInt16(image.height), scale: image.scale,
+        shapeKey: AdImage.generatedShapeKey(url: url))
+      _ = tables.append { $0.images.append(packed); return 0 }
+    }
+    return index
+  }
+
+  private func imageList(_ list: [Image]) -> Int? {
+    imageIndices.removeAll(keepingCapacity: true)
+    for image in list {
+      guard let index = self.image(image) else { return nil }
+      imageIndices.append(index)
+    }
+    key.removeAll(keepingCapacity: true)
+    for index in imageIndices { appendKey(index) }
+    let (index, added) = key.withUnsafeBytes { imageLists.index(of: $0) }
+    if added {
+      let indices = imageIndices
+      _ = tables.append { t in
+        t.imageLists.append(indices.map { t.images[$0] })
+        return 0
+      }
+    }
+    return index
+  }
+
+  private func stringList(_ list: [Text]) -> Int {
+    key.removeAll(keepingCapacity: true)
+    for bytes in list {
+      appendKey(bytes.count)
+      key.append(contentsOf: bytes)
+    }
+    let (index, added) = key.withUnsafeBytes { stringLists.index(of: $0) }
+    if added {
+      let strings = list.map { String(decoding: $0, as: UTF8.self) }
+      validReasonLists.append(Inventory.muteReasonsProblem(strings) == nil)
+      _ = tables.append { $0.stringLists.append(strings); return 0 }
+    }
+    return index
+  }
+
+  private func appendKey(_ value: Int) {
+    withUnsafeBytes(of: UInt64(bitPattern: Int64(value)).littleEndian) { key.append(contentsOf: $0) }
+  }
+}
