@@ -1,4 +1,5 @@
 import JSONRPC
+import NativeAdsRPC
 import UVTransport
 
 /// The command line. Every limit of the service is a flag.
@@ -19,6 +20,8 @@ struct Options {
   var shutdownTimeoutMilliseconds: UInt64 = 5000
   var storeFile: String?
   var withBuiltIn = false
+  /// `--max-store-item-bytes N`: the largest item of a store file.
+  var maxStoreItemBytes = StoreLoadOptions.defaultMaximumItemBytes
   var maxEvents = 100_000
   var mediationDeadlineMilliseconds: UInt64 = 10_000
   /// `--write-schemas DIR`: write the generated `schemas/` files and exit.
@@ -63,6 +66,9 @@ struct Options {
       --store FILE               Serve the inventory in FILE (schemas/store.schema.json)
                                  instead of the built-in test ad units.
       --with-builtin             With --store: serve the built-in units too.
+      --max-store-item-bytes N   Largest item (format, creative, ad unit) of a store file
+                                 (default 16777216); the file is read in chunks, one item
+                                 at a time.
       --max-events N             Events kept in the log for getEvents (default 100000).
       --mediation-deadline-ms N  Longest a waterfall load may take (default 10000); units
                                  may set their own (deadlineMs).
@@ -161,6 +167,7 @@ struct Options {
       case "--ad-lifetime": o.adLifetimeSeconds = Double(try positive(arg))
       case "--store": o.storeFile = try value(arg)
       case "--with-builtin": o.withBuiltIn = true
+      case "--max-store-item-bytes": o.maxStoreItemBytes = try positive(arg)
       case "--write-schemas": o.writeSchemasTo = try value(arg)
       case "--max-events": o.maxEvents = try positive(arg)
       case "--mediation-deadline-ms": o.mediationDeadlineMilliseconds = UInt64(try positive(arg))

@@ -183,7 +183,7 @@ enum StoreDecoder {
       clickToExpandAllowed: try v(F.clickToExpandAllowed) ?? false)
   }
 
-  private static func targeting(_ t: Params) throws(InvalidField) -> Targeting {
+  static func targeting(_ t: Params) throws(InvalidField) -> Targeting {
     typealias F = TargetingShape
     var custom: [String: [String]] = [:]
     if let c = try t(F.customTargeting) {
@@ -228,10 +228,10 @@ enum StoreDecoder {
       throw InvalidField(
         p.path(F.mimeType.name), "must be image/png when the image bytes are generated")
     }
-    let name = url.split(separator: "/").last.map(String.init) ?? url
-    let shape = name.hasSuffix(".png") ? String(name.dropLast(4)) : name
     return AdImage(
       url: url, scale: scale,
-      picture: .placeholder(width: width, height: height, colorKey: colorKey, shapeKey: shape))
+      picture: .placeholder(
+        width: width, height: height, colorKey: colorKey,
+        shapeKey: AdImage.generatedShapeKey(url: url)))
   }
 }
