@@ -165,8 +165,8 @@ final class PackedCreativeReader {
 
   // MARK: Values
 
-  /// Whether `key` is `literal` (of the same length, which the caller's `switch` checked):
-  /// two overlapping loads of up to eight bytes each.
+  /// Whether `key` is `literal`: eight bytes at a time, the last load overlapping the one
+  /// before it.
   @inline(__always)
   private static func equal(_ key: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
     let n = literal.utf8CodeUnitCount
@@ -174,9 +174,17 @@ final class PackedCreativeReader {
     let a = UnsafeRawPointer(key.baseAddress!)
     let b = UnsafeRawPointer(literal.utf8Start)
     if n >= 8 {
-      return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
-        && a.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-          == b.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+      var i = 0
+      while i + 8 < n {
+        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+          != b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        {
+          return false
+        }
+        i += 8
+      }
+      return a.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+        == b.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
     }
     if n >= 4 {
       return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)

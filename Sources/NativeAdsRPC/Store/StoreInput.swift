@@ -181,24 +181,29 @@ final class StoreInput {
           switch buffer[i] {
           case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"),
             UInt8(ascii: ":"), UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["):
-            return max(1, i - start)
+            return try checked(max(1, i - start))
           default: i += 1
           }
         }
         let scanned = i - start
         if scanned > maximumValueBytes { throw ValueTooLarge() }
-        guard try fill() else { return max(1, end - start) }
+        guard try fill() else { return try checked(max(1, end - start)) }
         i = start + scanned
       }
     }
     while true {
       let scanned = scan(from: i, depth: &depth, inString: &inString)
-      if scanned.done { return scanned.at - start }
+      if scanned.done { return try checked(scanned.at - start) }
       let count = scanned.at - start
       if count > maximumValueBytes { throw ValueTooLarge() }
-      guard try fill() else { return end - start }
+      guard try fill() else { return try checked(end - start) }
       i = start + count
     }
+  }
+
+  private func checked(_ count: Int) throws -> Int {
+    if count > maximumValueBytes { throw ValueTooLarge() }
+    return count
   }
 
   /// Scans `buffer[i..<end]` for the end of a container or string; returns where it stopped

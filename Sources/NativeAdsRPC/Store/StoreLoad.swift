@@ -81,8 +81,7 @@ final class StoreLoad {
   private let memberParser = JSONParser(maxDepth: 63)
   private let itemParser = JSONParser(maxDepth: 62)
   /// Runs of items are parsed as one array (``StoreInput/itemRunCandidate(limit:)``) of at
-  /// most this many bytes; an item that does not parse that way is parsed alone.
-  private static let runBytes = 256 << 10
+  /// most ``StoreLoadOptions/runBytes``; an item that does not parse that way is parsed alone.
   private let runParser = JSONParser(maxDepth: 63)
   /// While reporting a repeated creative ID: the ID, and the first item that has it.
   private var locating: (id: String, found: Int?)?
@@ -322,13 +321,14 @@ final class StoreLoad {
     var index = 0
     // Runs parsed one item at a time up to here (a run that did not parse as one).
     var aloneUntil = 0
-    let runs = options.maximumItemBytes >= Self.runBytes
+    let runBytes = options.runBytes
+    let runs = runBytes > 0 && options.maximumItemBytes >= runBytes
     while true {
       guard next != nil else { throw syntax("unexpected end of input", at: input.offset) }
       var parsedRun = false
       if runs, input.offset >= aloneUntil {
-        try input.fill(atLeast: Self.runBytes)
-        if let count = input.itemRunCandidate(limit: Self.runBytes) {
+        try input.fill(atLeast: runBytes)
+        if let count = input.itemRunCandidate(limit: runBytes) {
           do {
             try input.withBatch(count) { bytes in
               try runParser.parse(bytes) { run in

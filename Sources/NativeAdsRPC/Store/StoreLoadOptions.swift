@@ -11,6 +11,9 @@ public struct StoreLoadOptions {
   public var readBytes = 1 << 20
   /// Progress lines for a long load; nil for none.
   public var progress: StoreLoadProgress?
+  /// The longest run of items parsed as one array (0: every item alone; tests compare both).
+  /// Runs are parsed only when no item may be longer (``maximumItemBytes`` at least this).
+  var runBytes = 256 << 10
 
   public init(
     maximumItemBytes: Int = defaultMaximumItemBytes, readBytes: Int = 1 << 20,
