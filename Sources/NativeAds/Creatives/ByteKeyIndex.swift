@@ -3,114 +3,172 @@
 /// an allocation per lookup.
 ///
 /// Open addressing over a power-of-two table at most half full; keys are copied into one
-/// arena. Not thread-safe; lives for one store load.
-struct ByteKeyIndex {
+/// arena. Memory is managed by hand (a lookup is on the path of every packed creative: no
+/// uniqueness or bounds checks). Not thread-safe; lives for one store load.
+final class ByteKeyIndex {
   /// Per slot: 0 when empty, else the key's index + 1 in the low 32 bits and the high 32 bits
   /// of its hash in the high ones.
-  private var slots: [UInt64] = Array(repeating: 0, count: 64)
-  private var arena: [UInt8] = []
-  /// Per key: its offset in ``arena`` and its length.
-  private var spans: [(offset: Int, count: Int)] = []
-
+  private var slots: UnsafeMutablePointer<UInt64>
+  private var mask: Int
+  private var arena: UnsafeMutableRawPointer
+  private var arenaCapacity = 4096
+  private var arenaUsed = 0
+  /// Per key: its offset in the arena and its length.
+  private var offsets: UnsafeMutablePointer<Int>
+  private var lengths: UnsafeMutablePointer<Int>
+  private var keyCapacity = 32
   /// How many keys there are.
-  var count: Int { spans.count }
+  private(set) var count = 0
+
+  init() {
+    mask = 63
+    slots = .allocate(capacity: 64)
+    slots.initialize(repeating: 0, count: 64)
+    arena = .allocate(byteCount: arenaCapacity, alignment: 8)
+    offsets = .allocate(capacity: keyCapacity)
+    lengths = .allocate(capacity: keyCapacity)
+  }
+
+  deinit {
+    slots.deallocate()
+    arena.deallocate()
+    offsets.deallocate()
+    lengths.deallocate()
+  }
 
   /// The index of `key`, adding it (as index ``count``) when it is new; `added` says which.
-  mutating func index(of key: UnsafeRawBufferPointer) -> (index: Int, added: Bool) {
+  func index(of key: UnsafeRawBufferPointer) -> (index: Int, added: Bool) {
     index(of: key, adding: true)!
   }
 
   /// The index of `key`; when it is new, adds it if `adding`, else nil.
-  mutating func index(of key: UnsafeRawBufferPointer, adding: Bool) -> (index: Int, added: Bool)? {
+  func index(of key: UnsafeRawBufferPointer, adding: Bool) -> (index: Int, added: Bool)? {
+    let n = key.count
     let hash = Self.hash(key)
     let tag = hash & 0xFFFF_FFFF_0000_0000
-    let mask = slots.count - 1
+    let slots = self.slots
+    let mask = self.mask
     var s = Int(truncatingIfNeeded: hash) & mask
     while true {
       let slot = slots[s]
       if slot == 0 { break }
       if slot & 0xFFFF_FFFF_0000_0000 == tag {
         let index = Int(slot & 0xFFFF_FFFF) - 1
-        let span = spans[index]
-        if span.count == key.count,
-          arena.withUnsafeBytes({
-            key.count == 0
-              || memcmpEqual($0.baseAddress! + span.offset, key.baseAddress!, key.count)
-          })
-        {
+        if lengths[index] == n, n == 0 || Self.equal(arena + offsets[index], key.baseAddress!, n) {
           return (index, false)
         }
       }
       s = (s + 1) & mask
     }
     guard adding else { return nil }
-    let index = spans.count
-    spans.append((arena.count, key.count))
-    arena.append(contentsOf: key)
+    let index = count
+    if index == keyCapacity { growKeys() }
+    if arenaUsed + n > arenaCapacity { growArena(arenaUsed + n) }
+    if n > 0 { (arena + arenaUsed).copyMemory(from: key.baseAddress!, byteCount: n) }
+    offsets[index] = arenaUsed
+    lengths[index] = n
+    arenaUsed += n
+    count += 1
     slots[s] = tag | UInt64(index + 1)
-    if spans.count * 2 > slots.count { grow() }
+    if count * 2 > mask + 1 { growSlots() }
     return (index, true)
   }
 
-  private mutating func grow() {
-    var bigger = [UInt64](repeating: 0, count: slots.count * 2)
-    let mask = bigger.count - 1
-    arena.withUnsafeBytes { a in
-      for (index, span) in spans.enumerated() {
-        let hash = Self.hash(UnsafeRawBufferPointer(rebasing: a[span.offset..<span.offset + span.count]))
-        var s = Int(truncatingIfNeeded: hash) & mask
-        while bigger[s] != 0 { s = (s + 1) & mask }
-        bigger[s] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(index + 1)
-      }
-    }
-    slots = bigger
+  private func growKeys() {
+    let capacity = keyCapacity * 2
+    let newOffsets = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
+    let newLengths = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
+    newOffsets.moveInitialize(from: offsets, count: count)
+    newLengths.moveInitialize(from: lengths, count: count)
+    offsets.deallocate()
+    lengths.deallocate()
+    offsets = newOffsets
+    lengths = newLengths
+    keyCapacity = capacity
   }
 
-  /// A fast 64-bit hash of the bytes (8 at a time, multiply and fold); not for adversaries: a
-  /// store file is the operator's own input.
+  private func growArena(_ needed: Int) {
+    let capacity = max(needed, arenaCapacity * 2)
+    let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+    bigger.copyMemory(from: arena, byteCount: arenaUsed)
+    arena.deallocate()
+    arena = bigger
+    arenaCapacity = capacity
+  }
+
+  private func growSlots() {
+    let size = (mask + 1) * 2
+    let bigger = UnsafeMutablePointer<UInt64>.allocate(capacity: size)
+    bigger.initialize(repeating: 0, count: size)
+    let newMask = size - 1
+    for index in 0..<count {
+      let hash = Self.hash(UnsafeRawBufferPointer(start: arena + offsets[index], count: lengths[index]))
+      var s = Int(truncatingIfNeeded: hash) & newMask
+      while bigger[s] != 0 { s = (s + 1) & newMask }
+      bigger[s] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(index + 1)
+    }
+    slots.deallocate()
+    slots = bigger
+    mask = newMask
+  }
+
+  /// A fast 64-bit hash of the bytes (8 at a time, multiply and fold; the last word overlaps
+  /// the one before it); not for adversaries: a store file is the operator's own input.
+  @inline(__always)
   static func hash(_ key: UnsafeRawBufferPointer) -> UInt64 {
     let k: UInt64 = 0x9E37_79B9_7F4A_7C15
-    var h: UInt64 = 0x243F_6A88_85A3_08D3 ^ (UInt64(key.count) &* k)
-    var i = 0
     let n = key.count
-    while i + 8 <= n {
-      let w = key.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-      h = (h ^ w) &* k
-      h ^= h >> 29
-      i += 8
-    }
-    if i < n {
-      var w: UInt64 = 0
-      var shift: UInt64 = 0
-      while i < n {
-        w |= UInt64(key[i]) << shift
-        shift += 8
-        i += 1
+    var h: UInt64 = 0x243F_6A88_85A3_08D3 ^ (UInt64(n) &* k)
+    guard n > 0 else { return h }
+    let p = key.baseAddress!
+    if n >= 8 {
+      var i = 0
+      while i + 8 < n {
+        h = (h ^ p.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* k
+        h ^= h >> 29
+        i += 8
       }
+      h = (h ^ p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)) &* k
+    } else if n >= 4 {
+      let w =
+        UInt64(p.loadUnaligned(as: UInt32.self))
+        | UInt64(p.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)) << 32
       h = (h ^ w) &* k
-      h ^= h >> 29
+    } else {
+      let w =
+        UInt64(p.load(as: UInt8.self)) | UInt64(p.load(fromByteOffset: n / 2, as: UInt8.self)) << 8
+        | UInt64(p.load(fromByteOffset: n - 1, as: UInt8.self)) << 16
+      h = (h ^ w) &* k
     }
     h = (h ^ (h >> 32)) &* k
     return h ^ (h >> 31)
   }
-}
 
-@inline(__always)
-private func memcmpEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
-  var i = 0
-  while i + 8 <= n {
-    if a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-      != b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-    {
+  /// Whether the `n` bytes at `a` and `b` are equal (words at a time, the last overlapping).
+  @inline(__always)
+  private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
+    if n >= 8 {
+      var i = 0
+      while i + 8 < n {
+        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+          != b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        {
+          return false
+        }
+        i += 8
+      }
+      return a.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+        == b.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+    }
+    if n >= 4 {
+      return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+        && a.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+          == b.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+    }
+    for i in 0..<n
+    where a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) {
       return false
     }
-    i += 8
+    return true
   }
-  while i < n {
-    if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) {
-      return false
-    }
-    i += 1
-  }
-  return true
 }

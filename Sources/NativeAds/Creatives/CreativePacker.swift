@@ -78,18 +78,17 @@ public final class CreativePacker {
   public static let maximumInternedStrings = 1 << 20
 
   let tables = CreativeTables()
-  private var strings = ByteKeyIndex()
-  private var images = ByteKeyIndex()
-  private var imageLists = ByteKeyIndex()
-  private var stringLists = ByteKeyIndex()
+  private let strings = ByteKeyIndex()
+  private let images = ByteKeyIndex()
+  private let imageLists = ByteKeyIndex()
+  private let stringLists = ByteKeyIndex()
   /// Per string list: whether it is a valid Mute This Ad reason list.
   private var validReasonLists: [Bool] = []
-  private var adChoices = ByteKeyIndex()
-  private var targetings = ByteKeyIndex()
+  private let adChoices = ByteKeyIndex()
+  private let targetings = ByteKeyIndex()
   private var sharedTargetings: [Creative.SharedTargeting] = []
   /// The packed bytes of the creative being packed.
   private var scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 8)
-  private var used = 0
   private var key: [UInt8] = []
   private var imageIndices: [Int] = []
 
@@ -109,55 +108,60 @@ public final class CreativePacker {
       return nil
     }
     if let info = input.adChoices?.value, info.image.problem != nil { return nil }
-    used = 0
-    text(input.headline, interned: false)
-    text(input.body, interned: true)
-    text(input.callToAction, interned: true)
-    text(input.store, interned: true)
-    text(input.price, interned: true)
-    text(input.advertiser, interned: true)
-    text(input.landingPageURL, interned: false)
+    // Room for the texts, their lengths and the rest, so that writing checks nothing.
+    let textBytes =
+      input.headline.count + input.landingPageURL.count + (input.body?.count ?? 0)
+      + (input.callToAction?.count ?? 0) + (input.store?.count ?? 0) + (input.price?.count ?? 0)
+      + (input.advertiser?.count ?? 0)
+    let bound = textBytes + 7 * 10 + 9 + 5 * 10
+    if scratch.count < bound { grow(bound) }
+    var w = Writer(base: scratch.baseAddress!)
+    text(input.headline, interned: false, &w)
+    text(input.body, interned: true, &w)
+    text(input.callToAction, interned: true, &w)
+    text(input.store, interned: true, &w)
+    text(input.price, interned: true, &w)
+    text(input.advertiser, interned: true, &w)
+    text(input.landingPageURL, interned: false, &w)
     if let rating = input.starRating {
-      room(9)
-      scratch[used] = 1
-      scratch.storeBytes(of: rating.bitPattern.littleEndian, toByteOffset: used + 1, as: UInt64.self)
-      used += 9
+      w.byte(1)
+      w.base.storeBytes(of: rating.bitPattern.littleEndian, toByteOffset: w.at, as: UInt64.self)
+      w.at += 8
     } else {
-      room(1)
-      scratch[used] = 0
-      used += 1
+      w.byte(0)
     }
     if let icon = input.icon {
       guard let index = image(icon) else { return nil }
-      varint(index + 1)
+      w.varint(index + 1)
     } else {
-      varint(0)
+      w.varint(0)
     }
     var firstWidth: UInt16 = 0
     var firstHeight: UInt16 = 0
     if input.images.isEmpty {
-      varint(0)
+      w.varint(0)
     } else {
       guard let list = imageList(input.images) else { return nil }
       firstWidth = UInt16(input.images[0].width)
       firstHeight = UInt16(input.images[0].height)
-      varint(list + 1)
+      w.varint(list + 1)
     }
-    varint(input.deepLinks.isEmpty ? 0 : stringList(input.deepLinks) + 1)
+    w.varint(input.deepLinks.isEmpty ? 0 : stringList(input.deepLinks) + 1)
     if input.muteThisAdReasons.isEmpty {
-      varint(0)
+      w.varint(0)
     } else {
       let list = stringList(input.muteThisAdReasons)
       guard validReasonLists[list] else { return nil }
-      varint(list + 1)
+      w.varint(list + 1)
     }
     if let (key, value) = input.adChoices {
       let (index, added) = adChoices.index(of: key)
       if added { _ = tables.append { $0.adChoices.append(value); return 0 } }
-      varint(index + 1)
+      w.varint(index + 1)
     } else {
-      varint(0)
+      w.varint(0)
     }
+    let packedBytes = UnsafeRawBufferPointer(start: scratch.baseAddress, count: w.at)
     var targeting: Creative.SharedTargeting?
     if let (key, value) = input.targeting, !value.isEmpty {
       let (index, added) = targetings.index(of: key)
@@ -172,42 +176,49 @@ public final class CreativePacker {
       box: Creative.Box(
         id: input.id, priority: input.priority, eCPM: input.eCPM, targeting: targeting,
         flags: flags,
-        packed: PackedNativeCreative(
-          tables: tables,
-          location: tables.store(UnsafeRawBufferPointer(rebasing: scratch[0..<used]))),
+        packed: PackedNativeCreative(tables: tables, location: tables.store(packedBytes)),
         firstImageWidth: firstWidth, firstImageHeight: firstHeight))
   }
 
   // MARK: Writing
 
-  /// Makes room for `count` more bytes in the scratch buffer.
-  @inline(__always)
-  private func room(_ count: Int) {
-    if used + count > scratch.count { grow(used + count) }
+  /// Writes packed bytes where room was made for them.
+  private struct Writer {
+    let base: UnsafeMutableRawPointer
+    var at = 0
+
+    @inline(__always)
+    mutating func byte(_ value: UInt8) {
+      base.storeBytes(of: value, toByteOffset: at, as: UInt8.self)
+      at += 1
+    }
+
+    @inline(__always)
+    mutating func varint(_ value: Int) {
+      var v = UInt(value)
+      while v >= 0x80 {
+        byte(UInt8(truncatingIfNeeded: v) | 0x80)
+        v >>= 7
+      }
+      byte(UInt8(v))
+    }
+
+    @inline(__always)
+    mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+      if bytes.count > 0 {
+        (base + at).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+      }
+      at += bytes.count
+    }
   }
 
   private func grow(_ count: Int) {
-    let bigger = UnsafeMutableRawBufferPointer.allocate(
-      byteCount: max(count, 2 * scratch.count), alignment: 8)
-    bigger.copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch[0..<used]))
     scratch.deallocate()
-    scratch = bigger
+    scratch = .allocate(byteCount: max(count, 2 * scratch.count), alignment: 8)
   }
 
-  private func varint(_ value: Int) {
-    room(10)
-    var v = UInt(value)
-    while v >= 0x80 {
-      scratch[used] = UInt8(truncatingIfNeeded: v) | 0x80
-      used += 1
-      v >>= 7
-    }
-    scratch[used] = UInt8(v)
-    used += 1
-  }
-
-  private func text(_ text: Text?, interned: Bool) {
-    guard let bytes = text else { return varint(0) }
+  private func text(_ text: Text?, interned: Bool, _ w: inout Writer) {
+    guard let bytes = text else { return w.varint(0) }
     if interned,
       let (index, added) = strings.index(
         of: bytes, adding: strings.count < Self.maximumInternedStrings)
@@ -216,14 +227,10 @@ public final class CreativePacker {
         let string = String(decoding: bytes, as: UTF8.self)
         _ = tables.append { $0.strings.append(string); return 0 }
       }
-      return varint(2 * index + 1)
+      return w.varint(2 * index + 1)
     }
-    varint(2 * (bytes.count + 1))
-    room(bytes.count)
-    if bytes.count > 0 {
-      (scratch.baseAddress! + used).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-    }
-    used += bytes.count
+    w.varint(2 * (bytes.count + 1))
+    w.bytes(bytes)
   }
 
   /// The table index of an image, or nil when it cannot be packed (or has no positive size).

@@ -14,8 +14,10 @@ final class CreativeTables: Sendable {
     var imageLists: [[PackedImage]] = []
     var stringLists: [[String]] = []
     var adChoices: [AdChoicesInfo] = []
-    /// The creatives' packed bytes: pages that are appended to, never moved.
+    /// The creatives' packed bytes: pages of a fixed size, filled in order, and how much of
+    /// the last is used.
     var pages: [[UInt8]] = []
+    var lastPageUsed = 0
   }
 
   /// The size of a page of packed bytes (a creative longer than that gets a page of its own).
@@ -34,17 +36,20 @@ final class CreativeTables: Sendable {
 
   /// Stores a creative's packed bytes; where they are (page << 32 | offset).
   func store(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    storage.withLock { s in
-      if s.pages.isEmpty || s.pages[s.pages.count - 1].count + bytes.count
-        > s.pages[s.pages.count - 1].capacity
-      {
-        // Reserved in place: a second reference to the page would make the append copy it.
-        s.pages.append([])
-        s.pages[s.pages.count - 1].reserveCapacity(max(Self.pageBytes, bytes.count))
+    let count = bytes.count
+    return storage.withLock { s in
+      if s.pages.isEmpty || s.lastPageUsed + count > s.pages[s.pages.count - 1].count {
+        s.pages.append([UInt8](repeating: 0, count: max(Self.pageBytes, count)))
+        s.lastPageUsed = 0
       }
       let last = s.pages.count - 1
-      let offset = s.pages[last].count
-      s.pages[last].append(contentsOf: bytes)
+      let offset = s.lastPageUsed
+      s.pages[last].withUnsafeMutableBytes { page in
+        if count > 0 {
+          (page.baseAddress! + offset).copyMemory(from: bytes.baseAddress!, byteCount: count)
+        }
+      }
+      s.lastPageUsed += count
       return UInt64(last) << 32 | UInt64(offset)
     }
   }
@@ -52,7 +57,8 @@ final class CreativeTables: Sendable {
   /// How many bytes the pages hold and take. For measurements.
   var packedBytes: (used: Int, reserved: Int) {
     storage.withLock { s in
-      (s.pages.reduce(0) { $0 + $1.count }, s.pages.reduce(0) { $0 + $1.capacity })
+      let reserved = s.pages.reduce(0) { $0 + $1.count }
+      return (reserved - (s.pages.last?.count ?? 0) + s.lastPageUsed, reserved)
     }
   }
 }
