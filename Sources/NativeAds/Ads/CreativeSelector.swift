@@ -18,15 +18,10 @@ enum CreativeSelector {
     let kinds = request.adTypes
     let formatIDs = request.customNativeAdFormatIDs
     var eligible: [(listing: Int, creative: Creative)] = []
-    // A repeated ID counts once, where it is first listed: a scan of the IDs before it for a
-    // handful, a set for long listings (a scan would make a unit of 100 cost 5,000 compares).
-    let ids = unit.creativeIDs
-    var seen: Set<String>? = ids.count > 16 ? Set(minimumCapacity: ids.count) : nil
-    for (listing, creativeID) in ids.enumerated() {
-      let repeated =
-        seen == nil ? ids[..<listing].contains(creativeID) : !seen!.insert(creativeID).inserted
-      guard !repeated, let creative = inventory.creative(creativeID), kinds.contains(creative.kind)
-      else { continue }
+    // The listing comes resolved (each creative once, unknown IDs skipped) and kept between
+    // loads: a load looks up the unit, not each creative it lists.
+    for (listing, creative) in inventory.listedCreatives(of: unit) {
+      guard kinds.contains(creative.kind) else { continue }
       if let formatID = creative.customFormatID, !formatIDs.contains(formatID) {
         continue
       }
