@@ -63,7 +63,8 @@ def creative(i: int, rng: random.Random) -> dict:
          "landingPageURL": f"https://a{a}.example/{i}"}
     if app:
         assets["starRating"] = rng.choice([3.5, 4, 4.5, 5])
-        assets["icon"] = {"url": f"https://cdn.example.com/{slug}.png", "width": 64, "height": 64}
+        assets["icon"] = {"url": f"https://static.native-ads.test/creatives/{slug}/icon.png",
+                          "width": 64, "height": 64}
         if rng.random() < 0.5:
             c["deepLinks"] = [f"{slug}://open"]
     r = rng.random()

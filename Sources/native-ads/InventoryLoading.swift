@@ -14,11 +14,16 @@ enum InventoryLoading {
     do throws(StoreLoadError) {
       let file = try StoreFile(path: path)
       defer { file.close() }
-      try StoreLoader.load(
+      let summary = try StoreLoader.load(
         from: file, into: inventory,
         options: StoreLoadOptions(
           maximumItemBytes: options.maxStoreItemBytes,
           progress: StoreLoadProgress(clock: monotonicSeconds, write: Log.line)))
+      Log(level: options.logLevel).debug(
+        "store: \(path): \(summary.formats) formats, \(summary.creatives) creatives "
+          + "(\(summary.packedCreatives) packed in \(summary.packedBytes) bytes), "
+          + "\(summary.adUnits) ad units; \(summary.bytes) bytes read in \(summary.passes) "
+          + (summary.passes == 1 ? "pass" : "passes"))
     } catch {
       throw Failure(description: "\(path): \(error)")
     }

@@ -10,6 +10,8 @@ import glob
 import json
 import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -504,6 +506,69 @@ def test_a_generated_store_of_ten_thousand_creatives_serves(server_factory, tmp_
     listed = c.call("store.list")
     assert len(listed["formats"]) == 20 and len(listed["creatives"]) == 10_000 and len(listed["adUnits"]) == 100
     assert NATIVE_UNIT not in {u["id"] for u in listed["adUnits"]}
+
+
+GEN_STORE = os.path.normpath(os.path.join(STORES_DIR, "..", "..", "..", "bench", "gen_store.py"))
+
+
+def bench_store(tmp_path, creatives, units, *extra):
+    path = tmp_path / f"bench-{creatives}-{units}{''.join(extra)}.json"
+    subprocess.run([sys.executable, GEN_STORE, "--creatives", str(creatives), "--units", str(units),
+                    "--out", str(path), *extra], check=True, timeout=60)
+    return path
+
+
+def expected_top(store, unit_index, count):
+    """The creatives a unit serves first, by the ranking rules: no targeting asked, so only
+    creatives without targeting; highest priority, then highest eCPM, then listing order (ties
+    rotate: only the (priority, eCPM) sequence is fixed)."""
+    creatives = {c["id"]: c for c in store["creatives"]}
+    unit = store["adUnits"][unit_index]
+    eligible = [(i, creatives[cid]) for i, cid in enumerate(unit["creatives"])
+                if "targeting" not in creatives[cid]]
+    ranked = sorted(eligible, key=lambda e: (-e[1].get("priority", 0), -e[1].get("eCPM", 0), e[0]))
+    return unit, [c for _, c in ranked[:count]]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("layout", [[], ["--units-first"]], ids=["creatives-first", "units-first"])
+def test_a_bench_store_of_twenty_thousand_creatives_is_streamed_in_and_serves(server_factory, tmp_path, layout):
+    """bench/gen_store.py's store, 20,000 small native creatives in 200 units (the shape of the
+    million-creative bench store), streamed in by the loader and packed: every served ad shows
+    its creative's assets as the file gives them."""
+    path = bench_store(tmp_path, 20_000, 200, *layout)
+    store = json.loads(path.read_text())
+    assert len(store["creatives"]) == 20_000 and len(store["adUnits"]) == 200
+    schema = store_schema()
+    if schema is not None:
+        import jsonschema
+        sample = {"creatives": store["creatives"][:500], "adUnits": store["adUnits"][:2]}
+        jsonschema.validate(sample, schema)
+    srv = server_factory(stdio=True, args=["--store", str(path)])
+    c = srv.stdio
+    first = c.request("loadAd", {"adUnitID": store["adUnits"][0]["id"]}, timeout=max(WAIT, 60))
+    assert "result" in first, first
+    for u in (0, 137, 199):
+        unit, top = expected_top(store, u, 5)
+        ads = load_ads(c, unit["id"], options={"numberOfAds": 5})["ads"]
+        by_headline = {store_creative["assets"]["headline"]: store_creative for store_creative in
+                       (next(x for x in store["creatives"] if x["id"] == cid) for cid in unit["creatives"])}
+        served = [by_headline[a["headline"]] for a in ads]
+        assert [(s.get("priority", 0), s.get("eCPM", 0)) for s in served] == \
+            [(t.get("priority", 0), t.get("eCPM", 0)) for t in top]
+        for ad, creative in zip(ads, served):
+            assets = creative["assets"]
+            assert ad["body"] == assets["body"] and ad["callToAction"] == assets["callToAction"]
+            assert ad["advertiser"] == assets["advertiser"]
+            assert ad["starRating"] == assets.get("starRating")
+            if "icon" in assets:
+                check_image(ad["icon"], assets["icon"]["width"], assets["icon"]["height"], creative=True)
+            else:
+                assert ad["icon"] is None
+            assert (ad["adChoices"] is not None) == creative.get("indirect", False)
+            assert ad.get("muteThisAdReasons", []) == creative.get("muteThisAdReasons", [])
+    listed = c.call("store.list")
+    assert len(listed["creatives"]) == 20_000 and len(listed["adUnits"]) == 200
 
 
 def test_every_fixture_store_starts_a_server(tmp_path):

@@ -99,6 +99,10 @@ public final class CreativePacker {
   /// How many creatives the packer made. For measurements.
   public private(set) var packedCount = 0
 
+  /// The bytes their packed details take on the load's pages (not counting what they share).
+  /// For measurements.
+  public var packedBytes: Int { tables.packedBytes.used }
+
   /// The packed creative, or nil when `input` breaks a store rule (or cannot be packed): the
   /// caller then reads it the ordinary way, which reports the rule. `input`'s byte texts must
   /// be valid during the call.

@@ -161,7 +161,8 @@ final class StoreLoad {
     }
     let summary = StoreLoadSummary(
       formats: sections[0].stored, creatives: sections[1].stored, adUnits: sections[2].stored,
-      packedCreatives: reader.packer.packedCount, bytes: input.bytesRead, passes: pass)
+      packedCreatives: reader.packer.packedCount, packedBytes: reader.packer.packedBytes,
+      bytes: input.bytesRead, passes: pass)
     if printedProgress, let progress = options.progress, let startTime {
       progress.write(
         "store: \(StoreLoadProgress.grouped(summary.creatives)) creatives, "
@@ -558,8 +559,10 @@ public struct StoreLoadSummary: Sendable, Equatable {
   public var formats: Int
   public var creatives: Int
   public var adUnits: Int
-  /// Creatives kept packed until first served (``CreativePacker``).
+  /// Creatives kept packed until first served (``CreativePacker``), and the bytes their
+  /// packed details take.
   public var packedCreatives: Int
+  public var packedBytes: Int
   /// Bytes read from the source (over every pass).
   public var bytes: Int
   /// Passes over the document: 2 when its sections needed another order.
