@@ -317,7 +317,9 @@ struct SplitMix {
       let k = random.below(members.count)
       switch random.below(depth == 0 ? 7 : 9) {
       case 0: members.remove(at: k)
-      case 1: members.insert((keys[random.below(keys.count)], members[k].1), at: random.below(members.count + 1))
+      case 1:
+        members.insert(
+          (keys[random.below(keys.count)], members[k].1), at: random.below(members.count + 1))
       case 2: members[k].0 = keys[random.below(keys.count)]
       case 3: members.append(members[k])  // a repeated key
       case 4: members.swapAt(k, random.below(members.count))
@@ -343,7 +345,8 @@ struct SplitMix {
   // MARK: Order of sections
 
   @Test func formatsAfterCustomCreativesTakeASecondPassFromWhereTheSectionsAre() {
-    let text = #"{"adUnits":[{"id":"u","creatives":["c","n"]}],"creatives":[{"id":"n","kind":"native","assets":{"headline":"h"},"landingPageURL":"l"},{"id":"c","kind":"customNative","formatID":"f","assets":{"T":"t"},"landingPageURL":"l"}],"formats":[{"id":"f","assets":[{"name":"T","type":"text","required":true}]}]}"#
+    let text =
+      #"{"adUnits":[{"id":"u","creatives":["c","n"]}],"creatives":[{"id":"n","kind":"native","assets":{"headline":"h"},"landingPageURL":"l"},{"id":"c","kind":"customNative","formatID":"f","assets":{"T":"t"},"landingPageURL":"l"}],"formats":[{"id":"f","assets":[{"name":"T","type":"text","required":true}]}]}"#
     let bytes = Array(text.utf8)
     let (outcome, summary) = streaming(bytes)
     #expect(outcome == wholeDocument(bytes))
@@ -352,14 +355,16 @@ struct SplitMix {
   }
 
   @Test func unitsBeforeTheCreativesTheyNameNeedOnePass() {
-    let text = #"{"adUnits":[{"id":"u","creatives":["n"]}],"creatives":[{"id":"n","kind":"native","assets":{"headline":"h"},"landingPageURL":"l"}],"formats":[]}"#
+    let text =
+      #"{"adUnits":[{"id":"u","creatives":["n"]}],"creatives":[{"id":"n","kind":"native","assets":{"headline":"h"},"landingPageURL":"l"}],"formats":[]}"#
     let (outcome, summary) = streaming(Array(text.utf8))
     #expect(outcome == wholeDocument(Array(text.utf8)))
     #expect(summary?.passes == 1 && summary?.adUnits == 1)
   }
 
   @Test func aSectionGivenTwiceCountsOnceTheLastTime() {
-    let text = #"{"creatives":[{"id":"a","kind":"native","assets":{"headline":"h"},"landingPageURL":"l"}],"adUnits":[{"id":"u","creatives":["b"]}],"creatives":[{"id":"b","kind":"native","assets":{"headline":"h"},"landingPageURL":"l"}]}"#
+    let text =
+      #"{"creatives":[{"id":"a","kind":"native","assets":{"headline":"h"},"landingPageURL":"l"}],"adUnits":[{"id":"u","creatives":["b"]}],"creatives":[{"id":"b","kind":"native","assets":{"headline":"h"},"landingPageURL":"l"}]}"#
     let inventory = Inventory()
     let (outcome, summary) = streaming(Array(text.utf8), into: inventory)
     #expect(outcome == wholeDocument(Array(text.utf8)))
@@ -387,7 +392,8 @@ struct SplitMix {
   }
 
   @Test func aFileMayReplaceACreativeItAddsToOnceNotTwice() {
-    let replace = #"{"id":"native-content-1","kind":"native","assets":{"headline":"h"},"landingPageURL":"l"}"#
+    let replace =
+      #"{"id":"native-content-1","kind":"native","assets":{"headline":"h"},"landingPageURL":"l"}"#
     let once = Array(#"{"creatives":[\#(replace)]}"#.utf8)
     #expect(
       streaming(once, into: StoreLoader.builtInInventory()).outcome
@@ -405,7 +411,8 @@ struct SplitMix {
   @Test func anItemLongerThanTheLimitStopsTheLoadNamingIt() {
     let item = #"{"id":"n","kind":"native","assets":{"headline":"h"},"landingPageURL":"l"}"#
     let other = #"{"id":"m","kind":"native","assets":{"headline":"h"},"landingPageURL":"l"}"#
-    let text = #"{"creatives":[\#(item),\#(other)],"description":"\#(String(repeating: "d", count: 200))"}"#
+    let text =
+      #"{"creatives":[\#(item),\#(other)],"description":"\#(String(repeating: "d", count: 200))"}"#
     var options = StoreLoadOptions(maximumItemBytes: item.utf8.count)
     let (outcome, _) = streaming(Array(text.utf8), options: options)
     #expect(
@@ -422,7 +429,8 @@ struct SplitMix {
             path: "creatives[0]",
             problem: "is larger than the limit of \(item.utf8.count - 1) bytes for one item")))
     options.maximumItemBytes = 202
-    #expect(streaming(Array(text.utf8), options: options).outcome == wholeDocument(Array(text.utf8)))
+    #expect(
+      streaming(Array(text.utf8), options: options).outcome == wholeDocument(Array(text.utf8)))
   }
 
   // MARK: Progress
@@ -451,7 +459,8 @@ struct SplitMix {
     #expect(lines.first?.contains(" MB of \(size) MB read (1.") == true)
     #expect(lines.dropLast().allSatisfy { $0.contains(" creatives, ") && $0.hasSuffix(" s)") })
     #expect(
-      lines.last?.hasPrefix("store: 2,000 creatives, 20 ad units and 0 formats loaded from \(size) MB in ")
+      lines.last?.hasPrefix(
+        "store: 2,000 creatives, 20 ad units and 0 formats loaded from \(size) MB in ")
         == true)
   }
 
@@ -489,13 +498,18 @@ struct SplitMix {
     for i in 0..<creatives {
       let a = random.below(300)
       if i > 0 { text += ",\n" }
-      text += #"{"id":"c\#(i)","kind":"native","priority":\#(random.below(4)),"eCPM":\#(random.below(1000)).\#(random.below(100)),"#
-      text += #""assets":{"headline":"Deal #\#(i)","body":"Body \#(random.below(50))","callToAction":"\#(ctas[random.below(4)])","advertiser":"Adv \#(a)""#
+      text +=
+        #"{"id":"c\#(i)","kind":"native","priority":\#(random.below(4)),"eCPM":\#(random.below(1000)).\#(random.below(100)),"#
+      text +=
+        #""assets":{"headline":"Deal #\#(i)","body":"Body \#(random.below(50))","callToAction":"\#(ctas[random.below(4)])","advertiser":"Adv \#(a)""#
       if random.below(4) == 0 {
-        text += #","starRating":4.5,"icon":{"url":"https://cdn.example.com/a\#(a).png","width":64,"height":64}"#
+        text +=
+          #","starRating":4.5,"icon":{"url":"https://cdn.example.com/a\#(a).png","width":64,"height":64}"#
       }
       text += #"},"landingPageURL":"https://a\#(a).example/\#(i)""#
-      if random.below(10) == 0 { text += #","indirect":true,"muteThisAdReasons":["Not interested","Irrelevant"]"# }
+      if random.below(10) == 0 {
+        text += #","indirect":true,"muteThisAdReasons":["Not interested","Irrelevant"]"#
+      }
       text += "}"
     }
     text += "],\n" + #""adUnits":["#

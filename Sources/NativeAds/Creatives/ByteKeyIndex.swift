@@ -102,7 +102,8 @@ final class ByteKeyIndex {
     bigger.initialize(repeating: 0, count: size)
     let newMask = size - 1
     for index in 0..<count {
-      let hash = Self.hash(UnsafeRawBufferPointer(start: arena + offsets[index], count: lengths[index]))
+      let hash = Self.hash(
+        UnsafeRawBufferPointer(start: arena + offsets[index], count: lengths[index]))
       var s = Int(truncatingIfNeeded: hash) & newMask
       while bigger[s] != 0 { s = (s + 1) & newMask }
       bigger[s] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(index + 1)

@@ -160,7 +160,7 @@ public final class CreativePacker {
     }
     if let (key, value) = input.adChoices {
       let (index, added) = adChoices.index(of: key)
-      if added { _ = tables.append { $0.adChoices.append(value); return 0 } }
+      if added { tables.append { $0.adChoices.append(value) } }
       w.varint(index + 1)
     } else {
       w.varint(0)
@@ -229,7 +229,7 @@ public final class CreativePacker {
     {
       if added {
         let string = String(decoding: bytes, as: UTF8.self)
-        _ = tables.append { $0.strings.append(string); return 0 }
+        tables.append { $0.strings.append(string) }
       }
       return w.varint(2 * index + 1)
     }
@@ -253,7 +253,7 @@ public final class CreativePacker {
       let packed = PackedImage(
         url: url, width: UInt16(image.width), height: UInt16(image.height), scale: image.scale,
         shapeKey: AdImage.generatedShapeKey(url: url))
-      _ = tables.append { $0.images.append(packed); return 0 }
+      tables.append { $0.images.append(packed) }
     }
     return index
   }
@@ -269,10 +269,7 @@ public final class CreativePacker {
     let (index, added) = key.withUnsafeBytes { imageLists.index(of: $0) }
     if added {
       let indices = imageIndices
-      _ = tables.append { t in
-        t.imageLists.append(indices.map { t.images[$0] })
-        return 0
-      }
+      tables.append { t in t.imageLists.append(indices.map { t.images[$0] }) }
     }
     return index
   }
@@ -287,12 +284,14 @@ public final class CreativePacker {
     if added {
       let strings = list.map { String(decoding: $0, as: UTF8.self) }
       validReasonLists.append(Inventory.muteReasonsProblem(strings) == nil)
-      _ = tables.append { $0.stringLists.append(strings); return 0 }
+      tables.append { $0.stringLists.append(strings) }
     }
     return index
   }
 
   private func appendKey(_ value: Int) {
-    withUnsafeBytes(of: UInt64(bitPattern: Int64(value)).littleEndian) { key.append(contentsOf: $0) }
+    withUnsafeBytes(of: UInt64(bitPattern: Int64(value)).littleEndian) {
+      key.append(contentsOf: $0)
+    }
   }
 }

@@ -29,8 +29,8 @@ final class CreativeTables: Sendable {
     storage.withLock { body($0) }
   }
 
-  /// Appends with `body`, which returns the index of what it appended.
-  func append(_ body: (inout Storage) -> Int) -> Int {
+  /// Appends to the tables with `body`.
+  func append(_ body: (inout Storage) -> Void) {
     storage.withLock { body(&$0) }
   }
 

@@ -1,7 +1,8 @@
 import PNGImages
 
-/// The details of a system-defined native creative packed in a few bytes: what the store
-/// loader keeps of each creative until it is served (see ``Creative``).
+/// The details of a system-defined native creative packed in a few bytes on the pages of its
+/// load's ``CreativeTables``: what the store loader keeps of each creative until it is served
+/// (see ``Creative``).
 ///
 /// Text that creatives of a store tend to share (body, call to action, store, price,
 /// advertiser), images, deep link and Mute This Ad lists, AdChoices and targeting are stored
@@ -9,7 +10,7 @@ import PNGImages
 /// usually the creative's own, are kept inline. Images without data are generated from their
 /// size, URL and the creative ID when they are first read, as every store image is.
 ///
-/// The layout, in order (varints are LEB128): seven texts (headline, body, call to action,
+/// The layout of a creative's bytes, in order (varints are LEB128): seven texts (headline, body, call to action,
 /// store, price, advertiser, landing page URL), each a varint `v` (0: absent; odd: the interned
 /// string `v / 2`; even: `v / 2 - 1` bytes of UTF-8 follow); the star rating (a byte, 0 for
 /// none, else 1 and the 8 bytes of the `Double`, little-endian); then five varints, 0 for none
@@ -44,7 +45,8 @@ struct PackedNativeCreative: Sendable {
           headline: headline, body: body, callToAction: callToAction, store: store, price: price,
           advertiser: advertiser, starRating: starRating, icon: icon, images: images ?? [])
         return Creative.Details(
-          content: .native(assets), media: assets.images.first.map(MediaContent.image(_:))
+          content: .native(assets),
+          media: assets.images.first.map(MediaContent.image(_:))
             ?? MediaContent(), adChoices: adChoices, deepLinks: deepLinks,
           landingPageURL: landingPageURL, muteThisAdReasons: reasons)
       }

@@ -298,8 +298,7 @@ final class PackedCreativeReader {
   }
 
   /// Targeting, read by the ordinary decoder, and its JSON as the key it is shared by.
-  private static func targeting(_ value: JSONRef) -> (key: CreativePacker.Text, value: Targeting)?
-  {
+  private static func targeting(_ value: JSONRef) -> (key: CreativePacker.Text, value: Targeting)? {
     guard value.kind == .object else { return nil }
     let params = Params(value)
     do throws(InvalidField) {

@@ -20,8 +20,13 @@ final class StoreInput {
   private var base = -1
   private var atEnd = false
 
-  /// Thrown when a value is longer than ``maximumValueBytes``.
-  struct ValueTooLarge: Error {}
+  /// Why ``scanValue()`` found no value.
+  enum Failure: Error {
+    /// The value is longer than ``maximumValueBytes``.
+    case tooLarge
+    /// The source could not be read.
+    case unreadable(StoreLoadError)
+  }
 
   init(source: any StoreByteSource, readBytes: Int, maximumValueBytes: Int) {
     self.source = source
@@ -160,9 +165,8 @@ final class StoreInput {
   /// closing quote, anything else to the next byte that cannot continue a number or a literal
   /// (at least one byte). At the end of the document, what is left.
   ///
-  /// - Throws: ``ValueTooLarge`` past ``maximumValueBytes``; ``StoreLoadError`` when reading
-  ///   fails.
-  func scanValue() throws -> Int {
+  /// - Throws: ``Failure``.
+  func scanValue() throws(Failure) -> Int {
     var i = start
     let first = buffer[i]
     var depth = 0
@@ -186,8 +190,8 @@ final class StoreInput {
           }
         }
         let scanned = i - start
-        if scanned > maximumValueBytes { throw ValueTooLarge() }
-        guard try fill() else { return try checked(max(1, end - start)) }
+        if scanned > maximumValueBytes { throw .tooLarge }
+        guard try more() else { return try checked(max(1, end - start)) }
         i = start + scanned
       }
     }
@@ -195,15 +199,24 @@ final class StoreInput {
       let scanned = scan(from: i, depth: &depth, inString: &inString)
       if scanned.done { return try checked(scanned.at - start) }
       let count = scanned.at - start
-      if count > maximumValueBytes { throw ValueTooLarge() }
-      guard try fill() else { return try checked(end - start) }
+      if count > maximumValueBytes { throw .tooLarge }
+      guard try more() else { return try checked(end - start) }
       i = start + count
     }
   }
 
-  private func checked(_ count: Int) throws -> Int {
-    if count > maximumValueBytes { throw ValueTooLarge() }
+  private func checked(_ count: Int) throws(Failure) -> Int {
+    if count > maximumValueBytes { throw .tooLarge }
     return count
+  }
+
+  /// ``fill()`` for ``scanValue()``.
+  private func more() throws(Failure) -> Bool {
+    do {
+      return try fill()
+    } catch {
+      throw .unreadable(error)
+    }
   }
 
   /// Scans `buffer[i..<end]` for the end of a container or string; returns where it stopped
@@ -220,7 +233,8 @@ final class StoreInput {
         // Eight bytes at a time to the next quote or backslash.
         while i + 8 <= n {
           let w = UnsafeRawPointer(p).loadUnaligned(fromByteOffset: i, as: UInt64.self)
-          let m = Self.zeroBytes(w ^ 0x2222_2222_2222_2222) | Self.zeroBytes(w ^ 0x5C5C_5C5C_5C5C_5C5C)
+          let m =
+            Self.zeroBytes(w ^ 0x2222_2222_2222_2222) | Self.zeroBytes(w ^ 0x5C5C_5C5C_5C5C_5C5C)
           if m != 0 {
             i += m.trailingZeroBitCount >> 3
             break

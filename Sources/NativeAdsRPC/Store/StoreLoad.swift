@@ -184,14 +184,14 @@ final class StoreLoad {
   private func scanValue(place: @autoclosure () -> String) throws(StoreLoadError) -> Int {
     do {
       return try input.scanValue()
-    } catch let error as StoreLoadError {
-      throw error
     } catch {
-      throw StoreLoadError(
-        path: place(),
-        problem:
-          "is larger than the limit of \(StoreLoadProgress.grouped(options.maximumItemBytes)) bytes for one item"
-      )
+      switch error {
+      case .unreadable(let error): throw error
+      case .tooLarge:
+        let limit = StoreLoadProgress.grouped(options.maximumItemBytes)
+        throw StoreLoadError(
+          path: place(), problem: "is larger than the limit of \(limit) bytes for one item")
+      }
     }
   }
 
@@ -398,24 +398,17 @@ final class StoreLoad {
   }
 
   private func item(_ item: JSONRef, at index: Int, of section: Section) {
-    if let (id, found) = locating {
-      if found == nil, item["id"]?.stringValue.map({ $0.utf8.elementsEqual(id.utf8) }) == true {
-        locating = (id, index)
-      }
-      return
-    }
+    if locating != nil { return locate(item, at: index) }
     if section == .creatives, storing(.creatives), let creative = reader.read(item) {
-      store(creative, at: index, packed: true)
-      return
+      return store(creative, at: index, packed: true)
     }
     guard checking(section) else { return }
-    var state = sections[section.rawValue]
-    defer { sections[section.rawValue] = state }
+    let s = section.rawValue
     guard item.kind == .object else {
-      if state.firstNonObject == nil { state.firstNonObject = index }
+      if sections[s].firstNonObject == nil { sections[s].firstNonObject = index }
       return
     }
-    guard state.unknownMember == nil else { return }
+    guard sections[s].unknownMember == nil else { return }
     let place = "\(section.name)[\(index)]"
     let params = Params(item, prefix: place + ".")
     let shape =
@@ -427,7 +420,7 @@ final class StoreLoad {
     do throws(InvalidField) {
       try shape.check(params)
     } catch {
-      state.unknownMember = error
+      sections[s].unknownMember = error
       return
     }
     if section == .creatives, !formatsSeen, pass == 1,
@@ -435,7 +428,7 @@ final class StoreLoad {
     {
       creativeNeedingFormats = true
     }
-    guard state.failure == nil, storing(section) else { return }
+    guard storing(section) else { return }
     do throws(InvalidField) {
       switch section {
       case .formats:
@@ -446,20 +439,25 @@ final class StoreLoad {
         } catch {
           throw error.invalidField(under: place)
         }
-        state.stored += 1
+        sections[s].stored += 1
       case .creatives:
-        let creative = try StoreDecoder.creative(params) { inventory.format($0) }
-        sections[section.rawValue] = state
-        store(creative, at: index, packed: false)
-        state = sections[section.rawValue]
+        store(try StoreDecoder.creative(params) { inventory.format($0) }, at: index, packed: false)
       case .adUnits:
         let unit = try StoreDecoder.adUnit(params)
         try once(&seenUnits, unit.id, index, section)
         pendingUnits.append((index, unit))
       }
     } catch {
-      state.failure = error
+      sections[s].failure = error
     }
+  }
+
+  /// While reporting a repeated ID: whether `item` is the first with it.
+  private func locate(_ item: JSONRef, at index: Int) {
+    guard let (id, found) = locating, found == nil,
+      let itemID = item["id"]?.stringValue, itemID.utf8.elementsEqual(id.utf8)
+    else { return }
+    locating = (id, index)
   }
 
   private func once(

@@ -36,8 +36,9 @@ public struct StoreLoadProgress {
   /// Seconds before the first line, and between lines.
   public var interval: Double
 
-  public init(clock: @escaping () -> Double, interval: Double = 1, write: @escaping (String) -> Void)
-  {
+  public init(
+    clock: @escaping () -> Double, interval: Double = 1, write: @escaping (String) -> Void
+  ) {
     self.clock = clock
     self.interval = interval
     self.write = write
