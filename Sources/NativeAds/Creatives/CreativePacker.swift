@@ -89,12 +89,16 @@ public final class CreativePacker {
   private var sharedTargetings: [Creative.SharedTargeting] = []
   /// The packed bytes of the creative being packed.
   private var scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 8)
-  private var key: [UInt8] = []
+  /// Where interning keys of images and lists are written.
+  fileprivate var keyBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 8)
   private var imageIndices: [Int] = []
 
   public init() {}
 
-  deinit { scratch.deallocate() }
+  deinit {
+    scratch.deallocate()
+    keyBuffer.deallocate()
+  }
 
   /// How many creatives the packer made. For measurements.
   public private(set) var packedCount = 0
@@ -242,12 +246,12 @@ public final class CreativePacker {
     guard AdImage.problem(width: image.width, height: image.height) == nil,
       image.width <= Int(UInt16.max), image.height <= Int(UInt16.max)
     else { return nil }
-    key.removeAll(keepingCapacity: true)
-    key.append(contentsOf: image.url)
-    appendKey(image.width)
-    appendKey(image.height)
-    appendKey(Int(bitPattern: UInt(image.scale.bitPattern)))
-    let (index, added) = key.withUnsafeBytes { images.index(of: $0) }
+    var k = KeyWriter(self, capacity: image.url.count + 24)
+    k.bytes(image.url)
+    k.word(image.width)
+    k.word(image.height)
+    k.word(Int(bitPattern: UInt(image.scale.bitPattern)))
+    let (index, added) = images.index(of: k.key)
     if added {
       let url = String(decoding: image.url, as: UTF8.self)
       let packed = PackedImage(
@@ -264,9 +268,9 @@ public final class CreativePacker {
       guard let index = self.image(image) else { return nil }
       imageIndices.append(index)
     }
-    key.removeAll(keepingCapacity: true)
-    for index in imageIndices { appendKey(index) }
-    let (index, added) = key.withUnsafeBytes { imageLists.index(of: $0) }
+    var k = KeyWriter(self, capacity: 8 * imageIndices.count)
+    for index in imageIndices { k.word(index) }
+    let (index, added) = imageLists.index(of: k.key)
     if added {
       let indices = imageIndices
       tables.append { t in t.imageLists.append(indices.map { t.images[$0] }) }
@@ -275,12 +279,14 @@ public final class CreativePacker {
   }
 
   private func stringList(_ list: [Text]) -> Int {
-    key.removeAll(keepingCapacity: true)
+    var capacity = 0
+    for bytes in list { capacity += 8 + bytes.count }
+    var k = KeyWriter(self, capacity: capacity)
     for bytes in list {
-      appendKey(bytes.count)
-      key.append(contentsOf: bytes)
+      k.word(bytes.count)
+      k.bytes(bytes)
     }
-    let (index, added) = key.withUnsafeBytes { stringLists.index(of: $0) }
+    let (index, added) = stringLists.index(of: k.key)
     if added {
       let strings = list.map { String(decoding: $0, as: UTF8.self) }
       validReasonLists.append(Inventory.muteReasonsProblem(strings) == nil)
@@ -289,9 +295,33 @@ public final class CreativePacker {
     return index
   }
 
-  private func appendKey(_ value: Int) {
-    withUnsafeBytes(of: UInt64(bitPattern: Int64(value)).littleEndian) {
-      key.append(contentsOf: $0)
+  /// Writes an interning key into the packer's key buffer (room made for `capacity` bytes).
+  private struct KeyWriter {
+    let base: UnsafeMutableRawPointer
+    var count = 0
+
+    init(_ packer: CreativePacker, capacity: Int) {
+      if packer.keyBuffer.count < capacity {
+        packer.keyBuffer.deallocate()
+        packer.keyBuffer = .allocate(
+          byteCount: max(capacity, 2 * packer.keyBuffer.count), alignment: 8)
+      }
+      base = packer.keyBuffer.baseAddress!
+    }
+
+    var key: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    mutating func word(_ value: Int) {
+      base.storeBytes(
+        of: UInt64(bitPattern: Int64(value)).littleEndian, toByteOffset: count, as: UInt64.self)
+      count += 8
+    }
+
+    mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+      if bytes.count > 0 {
+        (base + count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+      }
+      count += bytes.count
     }
   }
 }

@@ -197,39 +197,25 @@ final class PackedCreativeReader {
 
   /// A string's UTF-8: its bytes in the document, or, when it has escapes, decoded into the
   /// arena (valid until the next item).
+  @inline(__always)
   private func text(_ value: JSONRef) -> CreativePacker.Text? {
-    guard value.kind == .string else { return nil }
-    let raw = UnsafeRawBufferPointer(value.rawBytes)
-    let inner = UnsafeRawBufferPointer(rebasing: raw[1..<raw.count - 1])
-    guard Self.hasBackslash(inner) else { return inner }
+    if let bytes = value.unescapedStringBytes { return UnsafeRawBufferPointer(bytes) }
     guard var decoded = value.stringValue else { return nil }
     return decoded.withUTF8 { utf8 in
       // Decoded is never longer than the document's bytes, and all of an item's strings fit
       // in its size.
-      let slice = UnsafeMutableRawBufferPointer(rebasing: arena[arenaUsed..<arenaUsed + utf8.count])
+      let slice = UnsafeMutableRawBufferPointer(
+        rebasing: arena[arenaUsed..<arenaUsed + utf8.count])
       slice.copyMemory(from: UnsafeRawBufferPointer(utf8))
       arenaUsed += utf8.count
       return UnsafeRawBufferPointer(slice)
     }
   }
 
-  /// Whether `bytes` holds a backslash (eight bytes at a time).
-  private static func hasBackslash(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    var i = 0
-    let n = bytes.count
-    while i + 8 <= n {
-      let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ 0x5C5C_5C5C_5C5C_5C5C
-      if (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080 != 0 { return true }
-      i += 8
-    }
-    while i < n {
-      if bytes[i] == 0x5C { return true }
-      i += 1
-    }
-    return false
-  }
-
   private static func nonEmptyString(_ value: JSONRef) -> String? {
+    if let bytes = value.unescapedStringBytes {
+      return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
     guard let s = value.stringValue, !s.isEmpty else { return nil }
     return s
   }
