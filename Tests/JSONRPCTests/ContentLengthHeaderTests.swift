@@ -16,7 +16,7 @@ import Testing
   ]
 
   @Test func theByteReadingAgreesWithTheTextReading() {
-    var random = SplitMix(seed: 7)
+    var random = SeededGenerator(seed: 7)
     for _ in 0..<5000 {
       let lines = (0..<(1 + random.next() % 4)).map { _ in
         Self.pieces[Int(random.next() % UInt64(Self.pieces.count))]
@@ -32,18 +32,6 @@ import Testing
     switch r {
     case .success(let n): "length \(n)"
     case .failure(let e): "error \(e.reason)"
-    }
-  }
-
-  private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
     }
   }
 }

@@ -11,16 +11,7 @@ import Testing
   /// Every picture of the built-in store, in creative order.
   static func builtInPictures() -> [PNGPicture] {
     let inventory = StoreLoader.builtInInventory()
-    var images: [AdImage] = []
-    for creative in inventory.creatives.values.sorted(by: { $0.id < $1.id }) {
-      switch creative.content {
-      case .native(let assets):
-        images += [assets.icon].compactMap { $0 } + assets.images
-      case .custom(_, let assets):
-        images += assets.compactMap(\.value.image)
-      }
-      images += [creative.media.mainImage, creative.adChoices?.image].compactMap { $0 }
-    }
+    let images = inventory.creatives.values.sorted(by: { $0.id < $1.id }).flatMap(\.allImages)
     return images.compactMap(\.picture)
   }
 

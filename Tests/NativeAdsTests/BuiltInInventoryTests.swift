@@ -11,16 +11,8 @@ struct BuiltInImage: Sendable, CustomTestStringConvertible {
   /// Every distinct image of the built-in inventory: icons, images, media, custom image assets
   /// and the AdChoices icon.
   static func all() -> [BuiltInImage] {
-    var images: [AdImage] = []
-    for creative in Inventory.fixture().creatives.values.sorted(by: { $0.id < $1.id }) {
-      switch creative.content {
-      case .native(let assets):
-        images += [assets.icon].compactMap { $0 } + assets.images
-      case .custom(_, let assets):
-        images += assets.compactMap(\.value.image)
-      }
-      images += [creative.media.mainImage, creative.adChoices?.image].compactMap { $0 }
-    }
+    let images = Inventory.fixture().creatives.values.sorted(by: { $0.id < $1.id })
+      .flatMap(\.allImages)
     var seen: Set<String> = []
     return images.filter { seen.insert($0.url).inserted }.map(BuiltInImage.init)
   }

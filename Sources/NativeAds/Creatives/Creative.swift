@@ -292,3 +292,19 @@ public struct Creative: Sendable {
         muteThisAdReasons: muteThisAdReasons))
   }
 }
+
+extension Creative {
+  /// Every image the creative shows, in a fixed order: the icon and images of a native
+  /// creative or the image assets of a custom one, then the media's main image and the
+  /// AdChoices icon.
+  public var allImages: [AdImage] {
+    var images: [AdImage] = []
+    switch content {
+    case .native(let assets):
+      images += [assets.icon].compactMap { $0 } + assets.images
+    case .custom(_, let assets):
+      images += assets.compactMap(\.value.image)
+    }
+    return images + [media.mainImage, adChoices?.image].compactMap { $0 }
+  }
+}
