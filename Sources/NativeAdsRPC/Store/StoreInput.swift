@@ -40,8 +40,11 @@ final class StoreInput {
   /// The document offset of the next byte.
   var offset: Int { base + start }
 
-  /// How many bytes of the document have been read (the offset of the end of the window).
+  /// How far the document has been read (the offset of the end of the window).
   var bytesRead: Int { base + end }
+
+  /// How many bytes were read from the source in all (every pass).
+  private(set) var totalRead = 0
 
   /// The document's size, when the source knows it.
   var size: Int? { source.size }
@@ -85,6 +88,7 @@ final class StoreInput {
       return false
     }
     end += count
+    totalRead += count
     return true
   }
 

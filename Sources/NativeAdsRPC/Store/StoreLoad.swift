@@ -162,13 +162,13 @@ final class StoreLoad {
     let summary = StoreLoadSummary(
       formats: sections[0].stored, creatives: sections[1].stored, adUnits: sections[2].stored,
       packedCreatives: reader.packer.packedCount, packedBytes: reader.packer.packedBytes,
-      bytes: input.bytesRead, passes: pass)
+      bytes: input.totalRead, passes: pass)
     if printedProgress, let progress = options.progress, let startTime {
       progress.write(
         "store: \(StoreLoadProgress.grouped(summary.creatives)) creatives, "
           + "\(StoreLoadProgress.grouped(summary.adUnits)) ad units and "
           + "\(StoreLoadProgress.grouped(summary.formats)) formats loaded from "
-          + "\(StoreLoadProgress.megabytes(summary.bytes)) MB in "
+          + "\(StoreLoadProgress.megabytes(input.size ?? summary.bytes)) MB in "
           + "\(StoreLoadProgress.seconds(progress.clock() - startTime)) s")
     }
     return summary
@@ -550,19 +550,4 @@ final class StoreLoad {
         + "\(StoreLoadProgress.megabytes(input.bytesRead)) MB\(total) read"
         + "\(pass > 1 ? " (second pass)" : "") (\(StoreLoadProgress.seconds(now - startTime)) s)")
   }
-}
-
-/// What a store load stored, and what it took.
-public struct StoreLoadSummary: Sendable, Equatable {
-  public var formats: Int
-  public var creatives: Int
-  public var adUnits: Int
-  /// Creatives kept packed until first served (``CreativePacker``), and the bytes their
-  /// packed details take.
-  public var packedCreatives: Int
-  public var packedBytes: Int
-  /// Bytes read from the source (over every pass).
-  public var bytes: Int
-  /// Passes over the document: 2 when its sections needed another order.
-  public var passes: Int
 }
