@@ -159,7 +159,8 @@ enum StoreList: ServiceMethod {
       w.string(creative.id)
       w.key(CreativeShape.kind.name)
       w.string(creative.kind.rawValue)
-      if let formatID = creative.content.customFormatID {
+      // (`customFormatID`, not `content`: listing must not unpack a packed store creative.)
+      if let formatID = creative.customFormatID {
         w.key(CreativeShape.formatID.name)
         w.string(formatID)
       }
