@@ -192,13 +192,16 @@ public struct ByteBuffer {
     written.count = rest
   }
 
-  /// Inserts `bytes` at `index`.
+  /// Inserts `bytes` at `index`: the bytes after it move up, in place.
   public mutating func insert(contentsOf bytes: some Collection<UInt8>, at index: Int) {
     precondition(index >= 0 && index <= count)
-    let tail = Array(self[index...])
-    truncate(to: index)
-    append(contentsOf: Array(bytes))
-    append(contentsOf: tail)
+    let n = bytes.count
+    guard n > 0 else { return }
+    _ = reserveFree(n)
+    let base = written.base
+    memmove(base + index + n, base + index, written.count - index)
+    _ = UnsafeMutableBufferPointer(start: base + index, count: n).initialize(from: bytes)
+    written.count += n
   }
 
   /// Calls `body` with the bytes.

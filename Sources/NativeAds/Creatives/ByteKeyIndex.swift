@@ -44,7 +44,7 @@ final class ByteKeyIndex {
   /// The index of `key`; when it is new, adds it if `adding`, else nil.
   func index(of key: UnsafeRawBufferPointer, adding: Bool) -> (index: Int, added: Bool)? {
     let n = key.count
-    let hash = Self.hash(key)
+    let hash = ByteKeys.hash(key)
     let tag = hash & 0xFFFF_FFFF_0000_0000
     let slots = self.slots
     let mask = self.mask
@@ -54,7 +54,9 @@ final class ByteKeyIndex {
       if slot == 0 { break }
       if slot & 0xFFFF_FFFF_0000_0000 == tag {
         let index = Int(slot & 0xFFFF_FFFF) - 1
-        if lengths[index] == n, n == 0 || Self.equal(arena + offsets[index], key.baseAddress!, n) {
+        if lengths[index] == n,
+          n == 0 || ByteKeys.equal(arena + offsets[index], key.baseAddress!, count: n)
+        {
           return (index, false)
         }
       }
@@ -102,7 +104,7 @@ final class ByteKeyIndex {
     bigger.initialize(repeating: 0, count: size)
     let newMask = size - 1
     for index in 0..<count {
-      let hash = Self.hash(
+      let hash = ByteKeys.hash(
         UnsafeRawBufferPointer(start: arena + offsets[index], count: lengths[index]))
       var s = Int(truncatingIfNeeded: hash) & newMask
       while bigger[s] != 0 { s = (s + 1) & newMask }
@@ -113,63 +115,4 @@ final class ByteKeyIndex {
     mask = newMask
   }
 
-  /// A fast 64-bit hash of the bytes (8 at a time, multiply and fold; the last word overlaps
-  /// the one before it); not for adversaries: a store file is the operator's own input.
-  @inline(__always)
-  static func hash(_ key: UnsafeRawBufferPointer) -> UInt64 {
-    let k: UInt64 = 0x9E37_79B9_7F4A_7C15
-    let n = key.count
-    var h: UInt64 = 0x243F_6A88_85A3_08D3 ^ (UInt64(n) &* k)
-    guard n > 0 else { return h }
-    let p = key.baseAddress!
-    if n >= 8 {
-      var i = 0
-      while i + 8 < n {
-        h = (h ^ p.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* k
-        h ^= h >> 29
-        i += 8
-      }
-      h = (h ^ p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)) &* k
-    } else if n >= 4 {
-      let w =
-        UInt64(p.loadUnaligned(as: UInt32.self))
-        | UInt64(p.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)) << 32
-      h = (h ^ w) &* k
-    } else {
-      let w =
-        UInt64(p.load(as: UInt8.self)) | UInt64(p.load(fromByteOffset: n / 2, as: UInt8.self)) << 8
-        | UInt64(p.load(fromByteOffset: n - 1, as: UInt8.self)) << 16
-      h = (h ^ w) &* k
-    }
-    h = (h ^ (h >> 32)) &* k
-    return h ^ (h >> 31)
-  }
-
-  /// Whether the `n` bytes at `a` and `b` are equal (words at a time, the last overlapping).
-  @inline(__always)
-  private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
-    if n >= 8 {
-      var i = 0
-      while i + 8 < n {
-        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-          != b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        {
-          return false
-        }
-        i += 8
-      }
-      return a.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-        == b.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-    }
-    if n >= 4 {
-      return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
-        && a.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
-          == b.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
-    }
-    for i in 0..<n
-    where a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) {
-      return false
-    }
-    return true
-  }
 }

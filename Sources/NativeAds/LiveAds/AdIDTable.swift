@@ -1,13 +1,11 @@
-import Glibc
-
 /// The live ads of one process by ID, looked up by the ID's UTF-8 bytes: no `String` is made
 /// and no SipHash is run per lookup, which is what most requests (asset getters, clicks,
 /// impressions) begin with.
 ///
 /// Open addressing with linear probing and backward-shift deletion over a power-of-two
-/// array, at most half full. The hash is a fast multiply-and-fold over 8-byte words, not a
-/// keyed one: only the service inserts (IDs it made), so a client choosing what to look up
-/// cannot crowd a probe sequence. Loop-bound, like the ads.
+/// array, at most half full. The hash is ``ByteKeys``', not a keyed one: only the service
+/// inserts (IDs it made), so a client choosing what to look up cannot crowd a probe sequence.
+/// Loop-bound, like the ads.
 struct AdIDTable {
   private struct Slot {
     var hash: UInt64
@@ -104,34 +102,14 @@ struct AdIDTable {
   private static func id(of ad: NativeAd, equals bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     ad.id.utf8.withContiguousStorageIfAvailable { stored in
       stored.count == bytes.count
-        && (bytes.count == 0 || memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        && (bytes.count == 0
+          || ByteKeys.equal(stored.baseAddress!, bytes.baseAddress!, count: bytes.count))
     } ?? ad.id.utf8.elementsEqual(bytes)
   }
 
-  /// A 64-bit hash of `bytes`: 8 bytes at a time, multiplied and folded.
-  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    let k: UInt64 = 0x9E37_79B9_7F4A_7C15
-    var h = UInt64(truncatingIfNeeded: bytes.count) &* k
-    guard let base = bytes.baseAddress else { return h }
-    let raw = UnsafeRawPointer(base)
-    var i = 0
-    while i + 8 <= bytes.count {
-      h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* k
-      h ^= h >> 29
-      i += 8
-    }
-    if i < bytes.count {
-      var tail: UInt64 = 0
-      var shift: UInt64 = 0
-      while i < bytes.count {
-        tail |= UInt64(bytes[i]) << shift
-        shift += 8
-        i += 1
-      }
-      h = (h ^ tail) &* k
-      h ^= h >> 29
-    }
-    return h ^ (h >> 32)
+  /// The table's hash of an ID's bytes (``ByteKeys/hash(_:)``).
+  private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    ByteKeys.hash(UnsafeRawBufferPointer(bytes))
   }
 
   private static func hash(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBufferPointer(hash) }

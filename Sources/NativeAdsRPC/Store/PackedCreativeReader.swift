@@ -169,30 +169,8 @@ final class PackedCreativeReader {
   /// before it.
   @inline(__always)
   private static func equal(_ key: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
-    let n = literal.utf8CodeUnitCount
-    guard key.count == n else { return false }
-    let a = UnsafeRawPointer(key.baseAddress!)
-    let b = UnsafeRawPointer(literal.utf8Start)
-    if n >= 8 {
-      var i = 0
-      while i + 8 < n {
-        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-          != b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        {
-          return false
-        }
-        i += 8
-      }
-      return a.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-        == b.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-    }
-    if n >= 4 {
-      return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
-        && a.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
-          == b.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
-    }
-    for k in 0..<n where key[k] != b.load(fromByteOffset: k, as: UInt8.self) { return false }
-    return true
+    key.count == literal.utf8CodeUnitCount
+      && ByteKeys.equal(UnsafeRawPointer(key.baseAddress!), literal.utf8Start, count: key.count)
   }
 
   /// A string's UTF-8: its bytes in the document, or, when it has escapes, decoded into the
