@@ -339,7 +339,10 @@ class Conn:
                     )
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    raise TimeoutError(f"{self.name}: nothing received within {timeout} s")
+                    raise TimeoutError(
+                        f"{self.name}: nothing received within {timeout} s ({self.received_bytes} bytes"
+                        f" received in all; unparsed: {bytes(self._parser.buf[:200])!r})"
+                    )
                 self._cond.wait(remaining)
 
     def next_reply(self, timeout: float = WAIT) -> Frame:
@@ -493,10 +496,21 @@ class Conn:
         token = f"e2e-sync-{next(_counter)}"
         self.send({"jsonrpc": "2.0", "id": token, "method": "e2e.sync"})
         deadline = time.monotonic() + WAIT
+        skipped: list[bytes] = []
         while True:
-            f = self.next_frame(max(0.0, deadline - time.monotonic()))
+            try:
+                f = self.next_frame(max(0.0, deadline - time.monotonic()))
+            except TimeoutError as e:
+                # Say what did arrive (a reply to the sync that was not recognised, say).
+                server = getattr(self, "server", None)
+                state = server.describe() if server is not None else "(no server attached)"
+                raise TimeoutError(
+                    f"{e}; waiting for the reply to {token!r}, skipped {len(skipped)} frame(s):"
+                    f" {[b[:200] for b in skipped[-5:]]!r}; server: {state}"
+                ) from None
             if isinstance(f.msg, dict) and f.msg.get("id") == token and "method" not in f.msg:
                 break
+            skipped.append(f.raw)
         self.notifications.clear()
         self._consumed.clear()
         self._stash.clear()
