@@ -39,7 +39,7 @@ final class CreativeTables: Sendable {
     let count = bytes.count
     return storage.withLock { s in
       if s.pages.isEmpty || s.lastPageUsed + count > s.pages[s.pages.count - 1].count {
-        s.pages.append([UInt8](repeating: 0, count: max(Self.pageBytes, count)))
+        s.pages.append(Self.newPage(max(Self.pageBytes, count)))
         s.lastPageUsed = 0
       }
       let last = s.pages.count - 1
@@ -52,6 +52,13 @@ final class CreativeTables: Sendable {
       s.lastPageUsed += count
       return UInt64(last) << 32 | UInt64(offset)
     }
+  }
+
+  /// A page of `count` bytes, left as the allocator gives it: a page this large is mapped
+  /// fresh, so the memory is resident only where creatives are written (a store of a few
+  /// creatives must not cost a megabyte of zeros). Only written bytes are ever read.
+  private static func newPage(_ count: Int) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
   }
 
   /// How many bytes the pages hold and take. For measurements.
