@@ -285,7 +285,8 @@ class Conn:
     # -- reading ---------------------------------------------------------------------------
 
     def _start_reader(self) -> None:
-        threading.Thread(target=self._reader_loop, name=f"reader-{self.name}", daemon=True).start()
+        self._reader = threading.Thread(target=self._reader_loop, name=f"reader-{self.name}", daemon=True)
+        self._reader.start()
 
     def _read_chunk(self) -> bytes:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -546,6 +547,10 @@ class TcpConn(Conn):
             self.sock.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
+        # The reader must be done with the descriptor before it is closed: the next socket
+        # opened gets the same number, and a reader still on its way into recv() would read
+        # (and swallow) that connection's replies.
+        self._reader.join(WAIT)
         self.sock.close()
 
 

@@ -75,6 +75,12 @@ class _Transport:
     def write(self, data: bytes) -> None:
         raise NotImplementedError
 
+    def shutdown(self) -> None:
+        """Ends the conversation and wakes the reader (which then sees EOF); the descriptor
+        stays open until ``close``, so a reader still on its way into a read cannot read
+        from another connection that was given the same descriptor number."""
+        self.close()
+
     def close(self) -> None:
         raise NotImplementedError
 
@@ -112,11 +118,14 @@ class _SocketTransport(_Transport):
     def write(self, data: bytes) -> None:
         self.sock.sendall(data)
 
-    def close(self) -> None:
+    def shutdown(self) -> None:
         try:
             self.sock.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
+
+    def close(self) -> None:
+        self.shutdown()
         self.sock.close()
         try:
             self.reader.close()
@@ -660,7 +669,7 @@ class Client(ClientBase, SyncMethods):
         serves TCP or a Unix socket too, since it then outlives its stdin).
         """
         exit_sent = self._end_spawned_server(timeout)
-        self._transport.close()
+        self._transport.shutdown()
         if threading.current_thread() is not self._reader:
             self._reader.join(timeout)
         if self.process is not None:
@@ -676,8 +685,9 @@ class Client(ClientBase, SyncMethods):
                     self.process.kill()
                     self.process.wait()
         else:
-            # a socket's reader may still be blocked when shutdown raced: closing it is enough
+            # the reader is done (or still blocked, when shutdown raced: closing wakes it)
             try:
+                self._transport.close()
                 self._transport.reader.close()
             except OSError:
                 pass
