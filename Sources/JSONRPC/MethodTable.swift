@@ -3,63 +3,140 @@ import Glibc
 /// Method names to handlers, looked up by the raw bytes of the `method` string so that the
 /// hot path builds no `String`: one hash of the name, one probe (rarely two) in a table at
 /// most a quarter full, one comparison.
-struct MethodTable {
-  private struct Entry {
-    var name: [UInt8]
-    var hash: UInt64
-    var handler: MethodHandler
+///
+/// A lookup answers the method's ``Method`` number, and the handler is called in place
+/// through it. The table keeps what a lookup and a call read in memory of its own (plain
+/// pointers, rebuilt when a method is registered), so neither copies an array or a closure
+/// out of the table: no reference counting per request. Methods are registered before
+/// requests are handled, never during a call.
+final class MethodTable {
+  /// A registered method, by its position in registration order.
+  struct Method: Equatable {
+    fileprivate let index: Int
   }
-  private var entries: [Entry] = []
-  /// Open addressing: index into `entries` plus one, 0 for an empty slot.
-  private var slots: [Int32] = Array(repeating: 0, count: 16)
-  private(set) var names: [String] = []
 
-  mutating func register(_ name: String, _ handler: @escaping MethodHandler) {
+  /// A handler as stored (a struct keeps the closure at its own type: no reabstraction thunk
+  /// around every call).
+  private struct Handler {
+    let body: MethodHandler
+  }
+
+  /// What lookups read: the names' bytes end to end, where each starts, their hashes, and
+  /// the open-addressing slots (index into the names plus one, 0 for an empty slot).
+  private struct Index {
+    var bytes: UnsafeMutablePointer<UInt8>
+    var starts: UnsafeMutablePointer<Int>
+    var hashes: UnsafeMutablePointer<UInt64>
+    var slots: UnsafeMutablePointer<Int32>
+    var mask: Int
+
+    private static func zeroed(_ count: Int) -> UnsafeMutablePointer<Int32> {
+      let p = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+      p.initialize(repeating: 0, count: count)
+      return p
+    }
+
+    /// The index of `names` (a quarter full at most).
+    init(_ names: [[UInt8]]) {
+      let total = names.reduce(0) { $0 + $1.count }
+      var slotCount = 16
+      while names.count * 4 > slotCount { slotCount *= 2 }
+      bytes = .allocate(capacity: max(1, total))
+      starts = .allocate(capacity: names.count + 1)
+      starts.initialize(to: 0)
+      hashes = .allocate(capacity: max(1, names.count))
+      slots = Self.zeroed(slotCount)
+      mask = slotCount - 1
+      var offset = 0
+      for (i, name) in names.enumerated() {
+        name.withUnsafeBufferPointer { n in
+          if let base = n.baseAddress { (bytes + offset).initialize(from: base, count: n.count) }
+          offset += n.count
+          (starts + i + 1).initialize(to: offset)
+          (hashes + i).initialize(to: MethodTable.hash(n))
+        }
+        var s = Int(truncatingIfNeeded: hashes[i]) & mask
+        while slots[s] != 0 { s = (s + 1) & mask }
+        slots[s] = Int32(i + 1)
+      }
+    }
+
+    func free() {
+      bytes.deallocate()
+      starts.deallocate()
+      hashes.deallocate()
+      slots.deallocate()
+    }
+
+    func find(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
+      let hash = MethodTable.hash(name)
+      var s = Int(truncatingIfNeeded: hash) & mask
+      while slots[s] != 0 {
+        let i = Int(slots[s]) - 1
+        if hashes[i] == hash, starts[i + 1] - starts[i] == name.count,
+          name.isEmpty || memcmp(bytes + starts[i], name.baseAddress!, name.count) == 0
+        {
+          return i
+        }
+        s = (s + 1) & mask
+      }
+      return nil
+    }
+  }
+
+  private var index: Index?
+  private var nameBytes: [[UInt8]] = []
+  private(set) var names: [String] = []
+  /// The handlers, `names.count` of them initialised, in registration order.
+  private var handlers: UnsafeMutablePointer<Handler>
+  private var handlerCapacity = 32
+  /// Handlers running now (a handler may make calls that dispatch further requests).
+  private var running = 0
+
+  init() {
+    handlers = .allocate(capacity: handlerCapacity)
+  }
+
+  deinit {
+    handlers.deinitialize(count: names.count)
+    handlers.deallocate()
+    index?.free()
+  }
+
+  func register(_ name: String, _ handler: @escaping MethodHandler) {
+    // Replacing or moving the handlers while one runs would free the closure being run.
+    precondition(running == 0, "methods are registered outside method calls")
     let bytes = Array(name.utf8)
-    let hash = bytes.withUnsafeBufferPointer(Self.hash)
-    if let i = index(of: bytes.withUnsafeBufferPointer { $0 }, hash: hash) {
-      entries[i].handler = handler
+    if let i = bytes.withUnsafeBufferPointer({ index?.find($0) }) {
+      handlers[i] = Handler(body: handler)
       return
     }
-    entries.append(Entry(name: bytes, hash: hash, handler: handler))
+    if names.count == handlerCapacity {
+      let grown = UnsafeMutablePointer<Handler>.allocate(capacity: handlerCapacity * 2)
+      grown.moveInitialize(from: handlers, count: names.count)
+      handlers.deallocate()
+      handlers = grown
+      handlerCapacity *= 2
+    }
+    (handlers + names.count).initialize(to: Handler(body: handler))
     names.append(name)
-    if entries.count * 4 > slots.count {
-      slots = Array(repeating: 0, count: slots.count * 2)
-      for i in entries.indices { place(i) }
-    } else {
-      place(entries.count - 1)
-    }
+    nameBytes.append(bytes)
+    index?.free()
+    index = Index(nameBytes)
   }
 
-  func lookup(_ name: UnsafeBufferPointer<UInt8>) -> MethodHandler? {
-    guard let i = index(of: name, hash: Self.hash(name)) else { return nil }
-    return entries[i].handler
-  }
-
-  private mutating func place(_ entry: Int) {
-    let mask = slots.count - 1
-    var s = Int(truncatingIfNeeded: entries[entry].hash) & mask
-    while slots[s] != 0 { s = (s + 1) & mask }
-    slots[s] = Int32(entry + 1)
-  }
-
-  private func index(of name: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
-    let mask = slots.count - 1
-    var s = Int(truncatingIfNeeded: hash) & mask
-    while slots[s] != 0 {
-      let i = Int(slots[s]) - 1
-      if entries[i].hash == hash, Self.equal(entries[i].name, name) { return i }
-      s = (s + 1) & mask
-    }
-    return nil
-  }
-
+  /// The method named `name` (its UTF-8 bytes), if registered.
   @inline(__always)
-  private static func equal(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-    a.count == b.count
-      && a.withUnsafeBufferPointer { a in
-        b.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, b.count) == 0
-      }
+  func lookup(_ name: UnsafeBufferPointer<UInt8>) -> Method? {
+    index?.find(name).map(Method.init(index:))
+  }
+
+  /// Calls the handler of `method`.
+  @inline(__always)
+  func call(_ method: Method, _ call: MethodCall, _ result: inout JSONWriter) throws(RPCError) {
+    running &+= 1
+    defer { running &-= 1 }
+    try handlers[method.index].body(call, &result)
   }
 
   /// FNV-1a over the name's bytes (method names are short; only registered names are

@@ -13,7 +13,7 @@ public struct StringParam {
   public var string: String { ref.stringValue ?? "" }
 
   /// Calls `body` with the string's UTF-8 bytes (escapes decoded).
-  @inlinable
+  @inlinable @inline(__always)
   public func withUTF8<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R)
     throws(E) -> R
   {

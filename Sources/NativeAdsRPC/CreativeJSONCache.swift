@@ -216,7 +216,10 @@ private struct EncodedTexts {
     buffer = w.bytes
   }
 
-  func write(_ key: UnsafeBufferPointer<UInt8>, into w: inout JSONWriter) {
+  /// Writes the value of `key`, or `null`. (Mutating though it changes nothing: the caller's
+  /// `texts!.write` then reads the stored value in place instead of copying it, which would
+  /// count a reference to the buffer and to the entries on every request.)
+  mutating func write(_ key: UnsafeBufferPointer<UInt8>, into w: inout JSONWriter) {
     buffer.withUnsafeBytes { raw in
       let all = raw.bindMemory(to: UInt8.self)
       for entry in entries where Int(entry.keyEnd - entry.keyStart) == key.count {

@@ -65,6 +65,7 @@ extension MethodContext {
 
 extension AdObjectError {
   /// Runs `body`, reporting an ``AdObjectError`` as method `method` answers it.
+  @inline(__always)
   static func reported<T>(by method: String, _ body: () throws(AdObjectError) -> T)
     throws(RPCError) -> T
   {

@@ -107,8 +107,11 @@ final class Server: ConnectionDelegate {
   private func attach(_ connection: Connection) -> RPCSession {
     let session = RPCSession(id: connection.id, dispatcher: dispatcher)
     session.onOutput = { [unowned self, unowned connection] s in flush(s, to: connection) }
-    session.canContinue = { [unowned connection] in
-      !connection.isPausedForBackpressure && !connection.isClosing
+    // Unretained: asked only while the connection delivers a read or a drain, and the session
+    // drops the closure when the connection closes (connectionDidClose), before it is freed.
+    let flow = Unmanaged.passUnretained(connection)
+    session.canContinue = {
+      flow._withUnsafeGuaranteedRef { !$0.isPausedForBackpressure && !$0.isClosing }
     }
     service.attach(session)
     sessions[connection.id] = session
