@@ -1,3 +1,5 @@
+import Glibc
+
 /// A borrowed view of one value in a parsed document.
 ///
 /// Refs point into the message bytes and the parser's tape: they are valid only inside the
@@ -128,23 +130,25 @@ public struct JSONRef {
   public subscript(key: StaticString) -> JSONRef? {
     let n = node
     guard n.kind == .object else { return nil }
-    var found: JSONRef?
-    var k = index + 1
-    for _ in 0..<Int(n.count) {
+    let length = key.utf8CodeUnitCount
+    var found = -1
+    var k = index &+ 1
+    var left = Int(n.count)
+    while left > 0 {
       let keyNode = tape[k]
-      let valueIndex = k + 1
-      let matches: Bool
       if keyNode.flag {
-        matches = JSONRef.utf8Equal(
-          JSONRef.unescape(
-            UnsafeBufferPointer(rebasing: bytes[Int(keyNode.start)..<Int(keyNode.end)])), key)
-      } else {
-        matches = JSONRef.bytesEqual(bytes, Int(keyNode.start), Int(keyNode.end), key)
+        let decoded = JSONRef.unescape(
+          UnsafeBufferPointer(rebasing: bytes[Int(keyNode.start)..<Int(keyNode.end)]))
+        if JSONRef.utf8Equal(decoded, key) { found = k &+ 1 }
+      } else if Int(keyNode.end &- keyNode.start) == length,
+        JSONRef.sameBytes(bytes.baseAddress! + Int(keyNode.start), key.utf8Start, length)
+      {
+        found = k &+ 1
       }
-      if matches { found = JSONRef(bytes: bytes, tape: tape, index: valueIndex) }
-      k = Int(tape[valueIndex].next)
+      k = Int(tape[k &+ 1].next)
+      left &-= 1
     }
-    return found
+    return found < 0 ? nil : JSONRef(bytes: bytes, tape: tape, index: found)
   }
 
   /// Calls `body` with each member's key bytes (escapes decoded) and value, in document order,
@@ -216,6 +220,32 @@ public struct JSONRef {
   }
 
   // MARK: Helpers
+
+  /// Whether the `count` bytes at `a` and at `b` are the same: up to eight by (overlapping)
+  /// words, no call. Both ranges must be readable in full.
+  @inlinable @inline(__always)
+  static func sameBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool
+  {
+    let x = UnsafeRawPointer(a)
+    let y = UnsafeRawPointer(b)
+    switch count {
+    case 0:
+      return true
+    case 1...3:
+      var i = 0
+      while i < count {
+        if a[i] != b[i] { return false }
+        i &+= 1
+      }
+      return true
+    case 4...8:
+      return x.loadUnaligned(as: UInt32.self) == y.loadUnaligned(as: UInt32.self)
+        && x.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+          == y.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+    default:
+      return memcmp(x, y, count) == 0
+    }
+  }
 
   @usableFromInline
   static func bytesEqual(

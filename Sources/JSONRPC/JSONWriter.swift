@@ -98,6 +98,37 @@ public struct JSONWriter {
     needsComma = true
   }
 
+  /// A duration or another measure in `v` units to the microunit (`0.000063`, `0.2`, `5`):
+  /// rounded to six fraction digits, trailing zeros dropped. Written as digits directly, where
+  /// ``double(_:)`` builds the shortest round-tripping text (a `String`) first. Values it
+  /// cannot write so (negative, not finite, 1e12 or more) are written by ``double(_:)``.
+  public mutating func microunits(_ v: Double) {
+    guard v >= 0, v < 1e12 else {
+      double(v)
+      return
+    }
+    let micros = UInt64((v * 1_000_000).rounded())
+    bytes.appendDecimal(Int(micros / 1_000_000))
+    var fraction = micros % 1_000_000
+    if fraction != 0 {
+      var digits = 6
+      while fraction % 10 == 0 {
+        fraction /= 10
+        digits -= 1
+      }
+      let to = bytes.reserveFree(digits + 1)
+      to.pointee = UInt8(ascii: ".")
+      var i = digits
+      while i > 0 {
+        to[i] = UInt8(truncatingIfNeeded: 0x30 &+ fraction % 10)
+        fraction /= 10
+        i -= 1
+      }
+      bytes.written.count += digits + 1
+    }
+    needsComma = true
+  }
+
   public mutating func string(_ s: String) {
     appendEscaped(s)
     needsComma = true

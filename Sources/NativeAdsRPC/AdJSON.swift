@@ -42,7 +42,7 @@ enum AdJSON {
     w.key("adSourceName")
     w.string(info.adSourceName)
     w.key("latency")
-    w.double(info.latency)
+    w.microunits(info.latency)  // seconds, to the microsecond
     w.key("error")
     if let error = info.error {
       w.beginObject()
@@ -136,7 +136,8 @@ enum AdJSON {
   }
 
   static func encode(_ info: ResponseInfo) -> ByteBuffer {
-    var w = JSONWriter(capacity: 256)
+    // Room for a load's info with a few sources tried: no growth (and copy) on the way.
+    var w = JSONWriter(capacity: 512 + 192 * info.adNetworkInfoArray.count)
     write(info, into: &w)
     return w.bytes
   }

@@ -24,17 +24,7 @@ public final class NativeAdsService: AdEventObserver {
     self.manager = manager
     self.dispatcher = dispatcher
     manager.eventStream.subscribe(self)
-    for method in allMethods { register(method) }
-  }
-
-  private func register<M: ServiceMethod>(_ method: M.Type) {
-    // Unowned and unchecked: the service owns its dispatcher's handlers and outlives every
-    // call they make (a handler runs only while the service dispatches), so the reference
-    // needs no counting on every request.
-    dispatcher.register(M.name) { [unowned(unsafe) self] call, result throws(RPCError) in
-      let request = try M.decode(call.params)
-      try M.handle(request, context: MethodContext(service: self, call: call), result: &result)
-    }
+    for method in allMethods { dispatcher.register(method.name, method.handler(for: self)) }
   }
 
   /// Starts serving a connection: its events are routed to it, and its ads are released when

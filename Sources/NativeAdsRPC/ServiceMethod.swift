@@ -13,6 +13,23 @@ protocol ServiceMethod {
   static func decode(_ params: Params) throws(RPCError) -> Request
   static func handle(_ request: Request, context: MethodContext, result: inout JSONWriter)
     throws(RPCError)
+  /// The dispatcher's handler: decode, then handle. (A requirement with a default: each
+  /// method's witness is compiled for that method, so the handler calls `decode` and `handle`
+  /// directly, where a generic function called through `any ServiceMethod.Type` would pass
+  /// every request through the witness table and copy it as an opaque value.)
+  static func handler(for service: NativeAdsService) -> MethodHandler
+}
+
+extension ServiceMethod {
+  static func handler(for service: NativeAdsService) -> MethodHandler {
+    // Unowned and unchecked: the service owns its dispatcher's handlers and outlives every
+    // call they make (a handler runs only while the service dispatches), so the reference
+    // needs no counting on every request.
+    { [unowned(unsafe) service] call, result throws(RPCError) in
+      let request = try decode(call.params)
+      try handle(request, context: MethodContext(service: service, call: call), result: &result)
+    }
+  }
 }
 
 /// What a method can reach: the service (ad manager, caches), the calling session, and the

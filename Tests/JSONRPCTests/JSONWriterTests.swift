@@ -100,6 +100,21 @@ import Testing
     #expect(JSONValue.double(.nan) == .null)
   }
 
+  @Test(arguments: [
+    (0.0, "0"), (5.0, "5"), (0.2, "0.2"), (6.341934204101562e-05, "0.000063"),
+    (0.0000004, "0"), (0.0000005, "0.000001"), (1.2345678, "1.234568"), (12.000001, "12.000001"),
+    (999_999.9999996, "1000000"), (1e11, "100000000000"),
+  ])
+  func writesMicrounitsAsDecimalsOfAtMostSixDigits(value: Double, expected: String) {
+    #expect(written { $0.microunits(value) } == expected)
+  }
+
+  @Test func microunitsOutOfTheirRangeAreWrittenAsDoubles() {
+    for value in [-0.5, 1e12, 3e300, Double.infinity, Double.nan] {
+      #expect(written { $0.microunits(value) } == written { $0.double(value) })
+    }
+  }
+
   @Test(arguments: [0, 7, 9, 10, -1, -10, 1_234_567, Int.max, Int.min])
   func writesIntegersInDecimal(value: Int) {
     #expect(written { $0.int(value) } == String(value))

@@ -17,10 +17,12 @@ enum CreativeSelector {
     // linear scans beat hashing here.
     let kinds = request.adTypes
     let formatIDs = request.customNativeAdFormatIDs
-    var eligible: [(listing: Int, creative: Creative)] = []
     // The listing comes resolved (each creative once, unknown IDs skipped) and kept between
     // loads: a load looks up the unit, not each creative it lists.
-    for (listing, creative) in inventory.listedCreatives(of: unit) {
+    let listed = inventory.listedCreatives(of: unit)
+    var eligible: [(listing: Int, creative: Creative)] = []
+    eligible.reserveCapacity(listed.count)
+    for (listing, creative) in listed {
       guard kinds.contains(creative.kind) else { continue }
       if let formatID = creative.customFormatID, !formatIDs.contains(formatID) {
         continue

@@ -86,6 +86,7 @@ final class WaterfallLoad {
     self.number = number
     self.plan = plan
     self.completion = completion
+    tried.reserveCapacity(plan.sources.count)
   }
 
   /// Whether the load has finished (or was cancelled).
