@@ -600,6 +600,19 @@ class ForeverWriter(threading.Thread):
             self.error = e
 
 
+def stop_writer(writer: ForeverWriter, sock: socket.socket) -> None:
+    """Stops `writer` and closes its socket, in that order: shut down (which ends a send in
+    progress), wait for the writer, and only then close. Closed first, the descriptor could be
+    reused by the next socket opened while the writer is still on its way into a send."""
+    writer.stop.set()
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    writer.join(WAIT)
+    sock.close()
+
+
 def wait_until_held_back(writer: ForeverWriter, unread, witness, what: str) -> None:
     """Waits (bounded) until the server has stopped reading: the writer is stuck, the bytes the
     server has not read are not shrinking across three round trips of the witness (each runs
@@ -680,9 +693,7 @@ def test_a_client_that_sends_load_ad_forever_and_never_reads_is_held_back(server
         got = read_until_writer_done(read_some, writer, check)
         assert got == writer.frames_sent and not parser.buf, (got, writer.frames_sent)
     finally:
-        writer.stop.set()
-        s.close()
-        writer.join(WAIT)
+        stop_writer(writer, s)
     arena.finish(8 * MiB, "the held-back client is gone; allocator slack of its output buffers may remain")
 
 
@@ -901,9 +912,7 @@ def test_sigterm_while_a_client_never_reads_exits_0_after_the_drain_deadline_and
             assert good.wait_reply(f"g{n}")["result"]["ads"]
         good.read_until_closed()
     finally:
-        writer.stop.set()
-        s.close()
-        writer.join(WAIT)
+        stop_writer(writer, s)
 
 
 def holds_pipe(pid: int, fd_of_ours: int) -> bool:
