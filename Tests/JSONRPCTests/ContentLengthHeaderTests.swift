@@ -12,7 +12,8 @@ import Testing
     "Content-Type: application/vscode-jsonrpc; charset=utf-8", "X-Other: a:b", "no colon",
     " Content-Length : 3", "Content\rLength: 3", "Content-Lengthx: 3", "Content_Length: 3",
     "Content-Length: 3\r", "Contént-Length: 3", "Content-Length: 3\u{301}", ":", "",
-    "Content-Length:\u{0}9", "\u{FEFF}Content-Length: 4",
+    "Content-Length:\u{0}9", "\u{FEFF}Content-Length: 4", "Content-Length: 123456789012345678",
+    "Content-Length: 1234567890123456789", "Content-Length:  5", "Content-Length: 5 ",
   ]
 
   @Test func theByteReadingAgreesWithTheTextReading() {
