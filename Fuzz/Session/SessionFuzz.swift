@@ -134,7 +134,16 @@ final class SessionWorld {
 
   /// The built-in inventory, read once: an input that cannot change the store shares it. (A
   /// global initialised once, by `swift_once`: the leak checker's suppressions name those.)
-  nonisolated(unsafe) private static let sharedInventory = StoreLoader.builtInInventory()
+  /// The store's creatives are unpacked here, in the global's initializer, rather than by the
+  /// first input that loads each: what is unpacked lives as long as the process (like the
+  /// global), and LeakSanitizer, which cannot follow Swift's tagged enum payload pointers,
+  /// would report it as leaked by that input unless it is made under `swift_once` (see
+  /// Fuzz/sanitizers/lsan.supp).
+  nonisolated(unsafe) private static let sharedInventory: Inventory = {
+    let inventory = StoreLoader.builtInInventory()
+    for creative in inventory.creatives.values { _ = creative.allImages }
+    return inventory
+  }()
 
   /// Where each world of one input gets its inventory. Reading the built-in store costs more
   /// than most inputs, so inputs share one unless they might call a `store.*` method: only
