@@ -10,13 +10,24 @@
 public enum PrebuiltPNGs {
   private static let magic = Array("native-ads prebuilt PNGs 1\n".utf8)
 
-  /// Where each picture's bytes are in the embedded file.
-  private static let index: [[UInt8]: Range<Int>] = parse(PackageResources.prebuilt_pngs_bin)
+  /// Where each picture's bytes are in the embedded file, in file order. (A list searched
+  /// in order, not a dictionary: the file holds a few dozen pictures, and a dictionary keyed
+  /// by byte arrays would cost a cold start ~250,000 instructions of run-time type metadata
+  /// and conformance lookups before its first lookup.)
+  private static let index: [Entry] = parse(PackageResources.prebuilt_pngs_bin)
+
+  /// A picture's key and where its bytes are. (A struct: an array of tuples would need its
+  /// element type's metadata built at run time.)
+  struct Entry {
+    let key: [UInt8]
+    let bytes: Range<Int>
+  }
 
   /// The prebuilt bytes of `picture`, or nil when the file does not have them.
   public static func bytes(for picture: PNGPicture) -> [UInt8]? {
-    guard let range = index[key(picture)] else { return nil }
-    return Array(PackageResources.prebuilt_pngs_bin[range])
+    let key = key(picture)
+    guard let entry = index.first(where: { $0.key == key }) else { return nil }
+    return Array(PackageResources.prebuilt_pngs_bin[entry.bytes])
   }
 
   /// How many pictures the embedded file holds.
@@ -62,9 +73,9 @@ public enum PrebuiltPNGs {
 
   /// The entries of a file; an unreadable file (or a truncated entry) gives no entries from
   /// there on: the pictures are then encoded at run time, as without the file.
-  static func parse(_ file: [UInt8]) -> [[UInt8]: Range<Int>] {
-    guard file.starts(with: magic) else { return [:] }
-    var index: [[UInt8]: Range<Int>] = [:]
+  static func parse(_ file: [UInt8]) -> [Entry] {
+    guard file.starts(with: magic) else { return [] }
+    var index: [Entry] = []
     var i = magic.count
     func u32() -> Int? {
       guard i + 4 <= file.count else { return nil }
@@ -78,7 +89,7 @@ public enum PrebuiltPNGs {
       let key = Array(file[i..<i + keyCount])
       i += keyCount
       guard let dataCount = u32(), i + dataCount <= file.count else { break }
-      index[key] = i..<i + dataCount
+      index.append(Entry(key: key, bytes: i..<i + dataCount))  // `file(for:)` writes a key once
       i += dataCount
     }
     return index
