@@ -251,19 +251,10 @@ final class StoreLoad {
         }
         input.advance(1)
         try walkMember(key)
-        guard let after = try input.peek() else {
-          throw syntax("unexpected end of input", at: input.offset)
-        }
-        if after == UInt8(ascii: ",") {
-          input.advance(1)
-          next = try input.peek()
-          continue
-        }
-        if after == UInt8(ascii: "}") {
-          input.advance(1)
+        guard try another(closedBy: UInt8(ascii: "}"), "expected ',' or '}' in object") else {
           break
         }
-        throw syntax("expected ',' or '}' in object", at: input.offset)
+        next = try input.peek()
       }
     }
     if try input.peek() != nil {
@@ -364,20 +355,27 @@ final class StoreLoad {
         inventory.reserveCapacity(creatives: (size - offset) / perCreative)
       }
       if input.bytesRead >= nextProgressCheck { progressCheck() }
-      guard let after = try input.peek() else {
-        throw syntax("unexpected end of input", at: input.offset)
-      }
-      if after == UInt8(ascii: ",") {
-        input.advance(1)
-        next = try input.peek()
-        continue
-      }
-      if after == UInt8(ascii: "]") {
-        input.advance(1)
+      guard try another(closedBy: UInt8(ascii: "]"), "expected ',' or ']' in array") else {
         return
       }
-      throw syntax("expected ',' or ']' in array", at: input.offset)
+      next = try input.peek()
     }
+  }
+
+  /// After a member or an element: past its `,` when another follows (true), past the
+  /// container's `closer` when none does (false); anything else is the syntax error
+  /// `expected`.
+  private func another(closedBy closer: UInt8, _ expected: String) throws(StoreLoadError)
+    -> Bool
+  {
+    guard let after = try input.peek() else {
+      throw syntax("unexpected end of input", at: input.offset)
+    }
+    guard after == UInt8(ascii: ",") || after == closer else {
+      throw syntax(expected, at: input.offset)
+    }
+    input.advance(1)
+    return after == UInt8(ascii: ",")
   }
 
   // MARK: Items
