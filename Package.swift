@@ -57,10 +57,11 @@ let package = Package(
       name: "PNGImages", dependencies: ["CZlib"],
       resources: [.embedInCode("Resources/prebuilt-pngs.bin")], swiftSettings: hotPath,
       linkerSettings: zlib),
-    .target(name: "JSONRPC", swiftSettings: hotPath),
-    .target(name: "NativeAds", dependencies: ["PNGImages"], swiftSettings: hotPath),
+    .target(name: "ByteKeys", swiftSettings: hotPath),
+    .target(name: "JSONRPC", dependencies: ["ByteKeys"], swiftSettings: hotPath),
+    .target(name: "NativeAds", dependencies: ["PNGImages", "ByteKeys"], swiftSettings: hotPath),
     .target(
-      name: "NativeAdsRPC", dependencies: ["JSONRPC", "NativeAds"],
+      name: "NativeAdsRPC", dependencies: ["ByteKeys", "JSONRPC", "NativeAds"],
       resources: [
         .embedInCode("Resources/builtin-store.json"),
         .embedInCode("Resources/openrpc-examples.json"),

@@ -46,14 +46,15 @@ $(FUZZ_OUT)/PNGImages-resources.swift: Sources/PNGImages/Resources/prebuilt-pngs
 	@mkdir -p $(FUZZ_OUT)
 	$(PYTHON) Fuzz/embed-resources.py $@ $(filter %.bin,$^)
 
-$(eval $(call fuzz_module,JSONRPC,,))
+$(eval $(call fuzz_module,ByteKeys,,))
+$(eval $(call fuzz_module,JSONRPC,,ByteKeys))
 $(eval $(call fuzz_module,PNGImages,$(FUZZ_OUT)/PNGImages-resources.swift,))
-$(eval $(call fuzz_module,NativeAds,,PNGImages))
+$(eval $(call fuzz_module,NativeAds,,PNGImages ByteKeys))
 $(eval $(call fuzz_module,NativeAdsRPC,$(FUZZ_OUT)/NativeAdsRPC-resources.swift,JSONRPC NativeAds))
 
-FUZZ_JSONRPC_LIBS := $(FUZZ_LIB)/libJSONRPC.a
+FUZZ_JSONRPC_LIBS := $(FUZZ_LIB)/libJSONRPC.a $(FUZZ_LIB)/libByteKeys.a
 FUZZ_SESSION_LIBS := $(FUZZ_LIB)/libNativeAdsRPC.a $(FUZZ_LIB)/libNativeAds.a \
-  $(FUZZ_LIB)/libPNGImages.a $(FUZZ_LIB)/libJSONRPC.a
+  $(FUZZ_LIB)/libPNGImages.a $(FUZZ_LIB)/libJSONRPC.a $(FUZZ_LIB)/libByteKeys.a
 
 # $(call fuzz_target,name,Directory,libraries,link flags)
 define fuzz_target

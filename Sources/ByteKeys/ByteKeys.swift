@@ -1,6 +1,8 @@
-/// Hashing and comparing short byte strings a word at a time, for the tables that look
-/// things up by bytes without making a `String`: the store's interning index
-/// (``ByteKeyIndex``), the live ads by ID (`AdIDTable`) and the store reader's member names.
+/// Hashing and comparing short byte strings a word at a time, for the code that looks things
+/// up by bytes without making a `String`: the store's interning index (`ByteKeyIndex`), the
+/// live ads by ID (`AdIDTable`), the store reader's member names, and the JSON-RPC layer's
+/// member names, method names and asset keys. A module of its own, below both the domain and
+/// the protocol layer, which share no other code.
 /// Not keyed: only for tables whose keys an adversary does not choose (the service's own IDs,
 /// the operator's store file).
 public enum ByteKeys {

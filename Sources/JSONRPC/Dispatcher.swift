@@ -1,3 +1,4 @@
+import ByteKeys
 import Glibc
 
 /// Turns message bytes into replies: parsing, validation of the JSON-RPC 2.0 envelope,
@@ -240,18 +241,10 @@ public final class Dispatcher {
     }
   }
 
-  /// Whether `key` is `name`, a member name of four to eight bytes: two overlapping
-  /// four-byte words each (no call, no loop).
   @inline(__always)
   private static func equal(_ key: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-    let n = name.utf8CodeUnitCount
-    assert(n >= 4 && n <= 8)
-    guard key.count == n else { return false }
-    let a = UnsafeRawPointer(key.baseAddress!)
-    let b = UnsafeRawPointer(name.utf8Start)
-    return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
-      && a.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
-        == b.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+    key.count == name.utf8CodeUnitCount
+      && ByteKeys.equal(key.baseAddress!, name.utf8Start, count: key.count)
   }
 
   /// Whether `version` is the string `"2.0"` (its token is exactly those five bytes: an

@@ -1,4 +1,4 @@
-import Glibc
+import ByteKeys
 
 /// A borrowed view of one value in a parsed document.
 ///
@@ -76,7 +76,9 @@ public struct JSONRef {
     guard n.kind == .string, !n.flag else {
       return n.kind == .string && JSONRef.utf8Equal(stringValue ?? "", literal)
     }
-    return JSONRef.bytesEqual(bytes, Int(n.start), Int(n.end), literal)
+    return Int(n.end - n.start) == literal.utf8CodeUnitCount
+      && ByteKeys.equal(
+        bytes.baseAddress! + Int(n.start), literal.utf8Start, count: literal.utf8CodeUnitCount)
   }
 
   /// The number as an `Int` when it is integral and fits; `nil` otherwise.
@@ -141,7 +143,7 @@ public struct JSONRef {
           UnsafeBufferPointer(rebasing: bytes[Int(keyNode.start)..<Int(keyNode.end)]))
         if JSONRef.utf8Equal(decoded, key) { found = k &+ 1 }
       } else if Int(keyNode.end &- keyNode.start) == length,
-        JSONRef.sameBytes(bytes.baseAddress! + Int(keyNode.start), key.utf8Start, length)
+        ByteKeys.equal(bytes.baseAddress! + Int(keyNode.start), key.utf8Start, count: length)
       {
         found = k &+ 1
       }
@@ -220,47 +222,6 @@ public struct JSONRef {
   }
 
   // MARK: Helpers
-
-  /// Whether the `count` bytes at `a` and at `b` are the same: up to eight by (overlapping)
-  /// words, no call. Both ranges must be readable in full.
-  @inlinable @inline(__always)
-  static func sameBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool
-  {
-    let x = UnsafeRawPointer(a)
-    let y = UnsafeRawPointer(b)
-    switch count {
-    case 0:
-      return true
-    case 1...3:
-      var i = 0
-      while i < count {
-        if a[i] != b[i] { return false }
-        i &+= 1
-      }
-      return true
-    case 4...8:
-      return x.loadUnaligned(as: UInt32.self) == y.loadUnaligned(as: UInt32.self)
-        && x.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-          == y.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-    default:
-      return memcmp(x, y, count) == 0
-    }
-  }
-
-  @usableFromInline
-  static func bytesEqual(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ literal: StaticString
-  ) -> Bool {
-    let len = literal.utf8CodeUnitCount
-    guard end - start == len else { return false }
-    let l = literal.utf8Start
-    var k = 0
-    while k < len {
-      if bytes[start + k] != l[k] { return false }
-      k += 1
-    }
-    return true
-  }
 
   /// Whether `string` is `literal` byte for byte in UTF-8.
   @usableFromInline

@@ -1,3 +1,4 @@
+import ByteKeys
 import Glibc
 import JSONRPC
 import NativeAds
@@ -224,7 +225,9 @@ private struct EncodedTexts {
       let all = raw.bindMemory(to: UInt8.self)
       for entry in entries where Int(entry.keyEnd - entry.keyStart) == key.count {
         let keyStart = Int(entry.keyStart)
-        if key.count == 0 || memcmp(all.baseAddress! + keyStart, key.baseAddress!, key.count) == 0 {
+        if key.count == 0
+          || ByteKeys.equal(all.baseAddress! + keyStart, key.baseAddress!, count: key.count)
+        {
           w.raw(UnsafeBufferPointer(rebasing: all[Int(entry.keyEnd)..<Int(entry.valueEnd)]))
           return
         }

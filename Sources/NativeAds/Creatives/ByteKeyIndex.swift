@@ -1,3 +1,5 @@
+import ByteKeys
+
 /// A set of byte strings, each named by the index it was added at: the interning index of a
 /// ``CreativePacker`` (keys are the UTF-8 of a text, or a value's bytes), without a `String` or
 /// an allocation per lookup.

@@ -1,3 +1,5 @@
+import ByteKeys
+
 /// The live ads of one process by ID, looked up by the ID's UTF-8 bytes: no `String` is made
 /// and no SipHash is run per lookup, which is what most requests (asset getters, clicks,
 /// impressions) begin with.
