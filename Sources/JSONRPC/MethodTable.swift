@@ -6,8 +6,8 @@ import Glibc
 ///
 /// A lookup answers the method's ``Method`` number, and the handler is called in place
 /// through it. The table keeps what a lookup and a call read in memory of its own (plain
-/// pointers, rebuilt when a method is registered), so neither copies an array or a closure
-/// out of the table: no reference counting per request. Methods are registered before
+/// pointers, built at the first lookup after a registration), so neither copies an array or a
+/// closure out of the table: no reference counting per request. Methods are registered before
 /// requests are handled, never during a call.
 final class MethodTable {
   /// A registered method, by its position in registration order.
@@ -107,7 +107,7 @@ final class MethodTable {
     // Replacing or moving the handlers while one runs would free the closure being run.
     precondition(running == 0, "methods are registered outside method calls")
     let bytes = Array(name.utf8)
-    if let i = bytes.withUnsafeBufferPointer({ index?.find($0) }) {
+    if let i = nameBytes.firstIndex(of: bytes) {
       handlers[i] = Handler(body: handler)
       return
     }
@@ -121,14 +121,19 @@ final class MethodTable {
     (handlers + names.count).initialize(to: Handler(body: handler))
     names.append(name)
     nameBytes.append(bytes)
+    // Built again at the next lookup: registering every method at start-up builds it once.
     index?.free()
-    index = Index(nameBytes)
+    index = nil
   }
 
   /// The method named `name` (its UTF-8 bytes), if registered.
   @inline(__always)
   func lookup(_ name: UnsafeBufferPointer<UInt8>) -> Method? {
-    index?.find(name).map(Method.init(index:))
+    if let index { return index.find(name).map(Method.init(index:)) }
+    guard !nameBytes.isEmpty else { return nil }
+    let built = Index(nameBytes)
+    index = built
+    return built.find(name).map(Method.init(index:))
   }
 
   /// Calls the handler of `method`.
