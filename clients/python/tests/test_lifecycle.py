@@ -815,6 +815,84 @@ def test_close_of_a_spawned_server_that_is_not_the_real_one(
 
 
 # ----------------------------------------------------------------------------------------------
+# --parent-pid: a spawned server does not outlive the process that started it
+
+
+def test_spawned_servers_are_given_this_process_as_their_parent() -> None:
+    from native_ads._core import server_argv
+
+    me = str(os.getpid())
+    assert server_argv("ns", ["--seed", "1"], stdio=True) == ["ns", "--stdio", "--seed", "1", "--parent-pid", me]
+    assert server_argv("ns", ["--tcp", "127.0.0.1:0"], stdio=False)[-2:] == ["--parent-pid", me]
+    # one named by the caller is kept, in either spelling; watch_parent=False adds none
+    assert server_argv("ns", ["--parent-pid", "1"], stdio=True).count("--parent-pid") == 1
+    assert not any(a.startswith("--parent-pid") and a != "--parent-pid=1"
+                   for a in server_argv("ns", ["--parent-pid=1"], stdio=True))
+    assert "--parent-pid" not in server_argv("ns", [], stdio=True, watch_parent=False)
+
+
+_ORPHAN_MAKER = """\
+import asyncio, sys
+from native_ads import AsyncClient, Client, Server
+binary, how = sys.argv[1], sys.argv[2]
+if how == "spawn":
+    c = Client.spawn(binary, ["--tcp", "127.0.0.1:0"])
+    c.load_ad("/21775744923/example/native")
+    pid = c.process.pid
+elif how == "async-spawn":
+    async def start():
+        c = await AsyncClient.spawn(binary, ["--tcp", "127.0.0.1:0"])
+        await c.load_ad("/21775744923/example/native")
+        return c
+    pid = asyncio.run(start()).process.pid
+else:
+    pid = Server.start(binary).process.pid
+print(pid, flush=True)
+sys.stdin.read()  # until killed
+"""
+
+
+def _ended(pid: int) -> bool:
+    """Whether process ``pid`` has ended: gone, or a zombie nobody has reaped yet (an orphan's
+    new parent, in a container, may never reap it)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.parametrize("how", ["spawn", "async-spawn", "server-start"])
+def test_a_spawned_server_ends_when_the_process_that_started_it_is_killed(how: str) -> None:
+    """Killed with SIGKILL, the starter runs no close(); a server that also serves TCP would
+    serve on forever, but it watches its parent (``--parent-pid``) and exits."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    starter = subprocess.Popen(
+        [sys.executable, "-c", _ORPHAN_MAKER, BIN, how],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
+    )
+    try:
+        line = queue.Queue[str]()
+        threading.Thread(target=lambda: line.put(starter.stdout.readline()), daemon=True).start()
+        try:
+            pid = int(line.get(timeout=WAIT))
+        except (queue.Empty, ValueError):
+            starter.kill()
+            raise AssertionError(f"the starter printed no pid: {starter.communicate()[1][-2000:]}") from None
+        assert not _ended(pid)
+        starter.kill()
+        starter.wait(WAIT)
+        deadline = time.monotonic() + WAIT
+        while not _ended(pid):
+            assert time.monotonic() < deadline, f"server {pid} outlived its parent by {WAIT} s"
+            time.sleep(0.02)
+    finally:
+        if starter.poll() is None:
+            starter.kill()
+            starter.wait(WAIT)
+
+
+# ----------------------------------------------------------------------------------------------
 # Unix domain sockets
 
 

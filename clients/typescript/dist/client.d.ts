@@ -46,6 +46,9 @@ export interface SpawnOptions extends ConnectionOptions {
     stderr?: "pipe" | "inherit" | "ignore";
     /** How long to wait for the process to start listening (default 10000 ms). */
     startTimeoutMs?: number;
+    /** Give the server `--parent-pid` (this process), so that it stops when this process ends,
+     * even killed, instead of outliving it (default true; ignored when `args` name one). */
+    watchParent?: boolean;
 }
 /** `NativeAdsClient.connect`: a TCP (`host`, `port`) or Unix domain socket (`socketPath`)
  * connection to a running server. */

@@ -60,6 +60,8 @@ export class NativeAdsClient {
         if (options.unix !== undefined)
             args.push("--unix", options.unix);
         const servesSocket = (flag) => args.some((a) => a === flag || a.startsWith(`${flag}=`));
+        if ((options.watchParent ?? true) && !servesSocket("--parent-pid"))
+            args.push("--parent-pid", String(process.pid));
         const transport = await SpawnTransport.start({
             path: options.path,
             args,

@@ -104,6 +104,9 @@ export interface SpawnOptions extends ConnectionOptions {
   stderr?: "pipe" | "inherit" | "ignore";
   /** How long to wait for the process to start listening (default 10000 ms). */
   startTimeoutMs?: number;
+  /** Give the server `--parent-pid` (this process), so that it stops when this process ends,
+   * even killed, instead of outliving it (default true; ignored when `args` name one). */
+  watchParent?: boolean;
 }
 
 /** `NativeAdsClient.connect`: a TCP (`host`, `port`) or Unix domain socket (`socketPath`)
@@ -211,6 +214,7 @@ export class NativeAdsClient {
     if (options.listen !== undefined) args.push("--tcp", options.listen);
     if (options.unix !== undefined) args.push("--unix", options.unix);
     const servesSocket = (flag: string) => args.some((a) => a === flag || a.startsWith(`${flag}=`));
+    if ((options.watchParent ?? true) && !servesSocket("--parent-pid")) args.push("--parent-pid", String(process.pid));
     const transport = await SpawnTransport.start({
       path: options.path,
       args,

@@ -38,6 +38,7 @@ declare class AbortController {
 declare const process: {
   readonly env: Record<string, string | undefined>;
   readonly platform: string;
+  readonly pid: number;
 };
 
 declare module "node:net" {

@@ -594,6 +594,69 @@ describe("close() of a spawned server that is not the real one", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+// --parent-pid: a spawned server does not outlive the process that started it
+
+/** The command line of process `pid`. */
+function commandLine(pid) {
+  return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1);
+}
+
+/** Whether process `pid` has ended: gone, or a zombie nobody has reaped yet (an orphan's new
+ * parent, in a container, may never reap it). */
+function ended(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return ["Z", "X"].includes(stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3));
+  } catch {
+    return true;
+  }
+}
+
+describe("a spawned server watches the process that started it (--parent-pid)", () => {
+  test("spawn() passes this process's pid unless told not to or given one", async () => {
+    const watched = await NativeAdsClient.spawn({ path: BIN });
+    const unwatched = await NativeAdsClient.spawn({ path: BIN, watchParent: false });
+    const given = await NativeAdsClient.spawn({ path: BIN, args: [`--parent-pid=${process.pid}`] });
+    try {
+      assert.deepEqual(commandLine(watched.pid).slice(-2), ["--parent-pid", String(process.pid)]);
+      assert.ok(!commandLine(unwatched.pid).some((a) => a.startsWith("--parent-pid")));
+      assert.deepEqual(commandLine(given.pid).filter((a) => a.startsWith("--parent-pid")), [`--parent-pid=${process.pid}`]);
+    } finally {
+      await Promise.all([watched.close(), unwatched.close(), given.close()]);
+    }
+  });
+
+  test("killed with SIGKILL, the starter runs no close(): its server, serving TCP too, exits all the same", async () => {
+    const index = new URL("../dist/index.js", import.meta.url).href;
+    const script = `
+      import { NativeAdsClient } from ${JSON.stringify(index)};
+      const client = await NativeAdsClient.spawn({ path: ${JSON.stringify(BIN)}, listen: "127.0.0.1:0" });
+      await client.loadAd({ adUnitID: ${JSON.stringify(NATIVE)} });
+      console.log(client.pid);
+      setInterval(() => {}, 1000);
+    `;
+    const { spawn } = await import("node:child_process");
+    const starter = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    starter.stdout.on("data", (chunk) => (out += chunk));
+    starter.stderr.on("data", (chunk) => (err += chunk));
+    try {
+      await until(() => out.includes("\n") || starter.exitCode !== null, "the starter's server pid");
+      const pid = Number(out.trim());
+      assert.ok(pid > 0, `the starter printed no pid: ${out} ${err}`);
+      assert.equal(ended(pid), false);
+      const gone = new Promise((r) => starter.once("exit", r));
+      starter.kill("SIGKILL");
+      await gone;
+      await until(() => ended(pid), `server ${pid} to end after its parent was killed`);
+    } finally {
+      if (starter.exitCode === null && starter.signalCode === null) starter.kill("SIGKILL");
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 // Unix domain sockets
 
 describe("Unix domain sockets", () => {

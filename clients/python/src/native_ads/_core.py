@@ -88,10 +88,21 @@ def resolve_binary(path: str | os.PathLike[str] | None) -> str:
     return found
 
 
-def server_argv(binary: str, args: Sequence[str], stdio: bool) -> list[str]:
+def _has_flag(args: Sequence[str], flag: str) -> bool:
+    return any(a == flag or a.startswith(flag + "=") for a in args)
+
+
+def server_argv(binary: str, args: Sequence[str], stdio: bool, watch_parent: bool = True) -> list[str]:
+    """The command line of a server this process starts: ``--stdio`` added for a stdio server,
+    and ``--parent-pid`` (this process) unless ``args`` name one or ``watch_parent`` is false, so
+    that the server stops when this process ends, however it ends, instead of outliving it (a
+    stdio server would see its stdin close, but one that also serves TCP, or a TCP server, would
+    not)."""
     argv = [binary, *args]
     if stdio and "--stdio" not in args:
         argv.insert(1, "--stdio")
+    if watch_parent and not _has_flag(args, "--parent-pid"):
+        argv += ["--parent-pid", str(os.getpid())]
     return argv
 
 

@@ -178,12 +178,13 @@ class AsyncClient(ClientBase, AsyncMethods):
         env: Mapping[str, str] | None = None,
         timeout: float | None = None,
         echo_stderr: bool = False,
+        watch_parent: bool = True,
     ) -> AsyncClient:
         """Starts ``path --stdio *args`` and talks to it over its stdin/stdout (see ``Client.spawn``)."""
         check_framing(framing)
         binary = resolve_binary(path)
         proc = await asyncio.create_subprocess_exec(
-            *server_argv(binary, args, stdio=True),
+            *server_argv(binary, args, stdio=True, watch_parent=watch_parent),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,

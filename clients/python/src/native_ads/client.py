@@ -265,18 +265,21 @@ class Client(ClientBase, SyncMethods):
         env: Mapping[str, str] | None = None,
         timeout: float | None = None,
         echo_stderr: bool = False,
+        watch_parent: bool = True,
     ) -> Client:
         """Starts ``path --stdio *args`` and talks to it over its stdin/stdout.
 
         ``path`` defaults to ``$NATIVE_ADS_BIN``, else ``native-ads`` on the PATH. The server's
         stderr is kept (:attr:`stderr_lines`; ``echo_stderr`` also copies it to ours). Closing
         the client ends the server: ``shutdown`` (its answer awaited), ``exit``, stdin closed, and
-        the process awaited (see :meth:`close`).
+        the process awaited (see :meth:`close`). The server is given ``--parent-pid`` (this
+        process) unless ``args`` name one or ``watch_parent`` is false: it stops when this process
+        ends, even killed, instead of outliving it.
         """
         check_framing(framing)
         binary = resolve_binary(path)
         proc = subprocess.Popen(
-            server_argv(binary, args, stdio=True),
+            server_argv(binary, args, stdio=True, watch_parent=watch_parent),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

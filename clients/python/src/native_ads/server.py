@@ -57,18 +57,21 @@ class Server:
         env: Mapping[str, str] | None = None,
         startup_timeout: float = 10.0,
         unix: str | os.PathLike[str] | None = None,
+        watch_parent: bool = True,
     ) -> Server:
         """Starts the server on ``host:port`` (0: a free port) and waits for its address.
 
         With ``unix=PATH`` it also serves the Unix domain socket ``PATH`` (``--unix PATH``; the
         server creates it with mode 0600 and removes it when it exits), and ``start`` waits for
-        that too.
+        that too. The server is given ``--parent-pid`` (this process) unless ``args`` name one or
+        ``watch_parent`` is false: it stops when this process ends, even killed, instead of
+        serving on as an orphan.
         """
         binary = resolve_binary(path)
         sockets = ["--tcp", f"{host}:{port}"]
         if unix is not None:
             sockets += ["--unix", os.fspath(unix)]
-        argv = server_argv(binary, [*sockets, *args], stdio=False)
+        argv = server_argv(binary, [*sockets, *args], stdio=False, watch_parent=watch_parent)
         proc = subprocess.Popen(
             argv,
             stdin=subprocess.DEVNULL,
