@@ -43,6 +43,20 @@ final class Server: ConnectionDelegate {
 
   /// Opens the transports asked for. Throws when a listen address is unusable.
   func start() throws(UVError) {
+    do {
+      try open()
+    } catch {
+      // Whatever opened before the failure is closed, so that the loop can end and free it.
+      for listener in listeners { listener.close() }
+      listeners.removeAll()
+      parentWatcher?.close()
+      parentWatcher = nil
+      finish()
+      throw error
+    }
+  }
+
+  private func open() throws(UVError) {
     for signum in [SIGINT, SIGTERM] {
       signals.append(
         try SignalWatcher(eventLoop: eventLoop, signal: signum) { [unowned self] s in
