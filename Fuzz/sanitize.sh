@@ -7,11 +7,9 @@
 # 2. ThreadSanitizer (the process has other threads: libuv's threadpool runs the uv_fs_read
 #    of stdin when stdin is a regular file or /dev/null, and Swift Testing runs tests on
 #    several threads).
-# Leaks: the Swift tests are checked at exit (everything a test makes is freed by then); the
-# end-to-end servers are not, by default (SANITIZE_E2E_LEAKS=1 checks them): a server exits
-# with exit(0) while its object graph is alive on main's stack, and LeakSanitizer cannot see
-# the pointers Swift stores tagged (enum payloads in spare bits, side tables in refcounts), so
-# it reports live objects. See docs/robustness.md.
+# Leaks: the Swift tests are checked at exit (everything a test makes is freed by then), and so
+# is every end-to-end server (main.swift frees the service before it exits;
+# SANITIZE_E2E_LEAKS=0 turns that check off). See docs/robustness.md.
 # Each build has its own scratch path under .build/sanitize/, so the normal build is left
 # alone; they link with lld (gold warns about every ASan helper symbol). Every sanitizer report goes to a file under .build/sanitize/reports/<sanitizer>/
 # (the end-to-end suite starts hundreds of processes, and a server's stderr is the suite's to
@@ -21,7 +19,7 @@
 #
 # Usage: Fuzz/sanitize.sh [address|thread]...   (default: both; from the repository root)
 # Environment: SWIFT (swift), PYTHON (the venv's python with pytest), SANITIZE_E2E_ARGS
-# (extra pytest arguments), SANITIZE_E2E_LEAKS (1: leak-check the end-to-end servers too),
+# (extra pytest arguments), SANITIZE_E2E_LEAKS (0: do not leak-check the end-to-end servers),
 # SANITIZE_E2E_TIMEOUT (seconds per end-to-end test, default 120: sanitized servers are slower).
 set -euo pipefail
 
@@ -100,7 +98,7 @@ address() {
   run_step "swift test (address, undefined)" "$dir" \
     "$SWIFT" test --skip-build "${flags[@]}"
   e2e "end-to-end (address, undefined)" "$dir" "$ROOT/$scratch/debug/native-ads" \
-    ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=${SANITIZE_E2E_LEAKS:-0}}"
+    ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=${SANITIZE_E2E_LEAKS:-1}}"
   unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
 }
 
