@@ -24,7 +24,10 @@ let staticCXX: [LinkerSetting] = [
 /// written at start-up. Each process then keeps ~0.7 MiB less private memory (what a fleet
 /// of dozens of processes pays for) and starts 0.26 M instructions sooner. The price is that
 /// the executable's own code is not placed at a random address (its libraries still are);
-/// `NATIVE_ADS_PIE=1 make release` builds a position-independent executable instead.
+/// `NATIVE_ADS_PIE=1 make release` builds a position-independent executable instead. (`make
+/// release` links a static executable, `-static-executable`, when `make deps` found libuv's
+/// static archive: that is position-dependent anyway, and links the C library, libuv and
+/// libstdc++ statically too.)
 let positionDependent: [LinkerSetting] =
   Context.environment["NATIVE_ADS_PIE"] == "1"
   ? [] : [.unsafeFlags(["-Xclang-linker", "-no-pie"], .when(configuration: .release))]
