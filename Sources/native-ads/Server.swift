@@ -47,10 +47,7 @@ final class Server: ConnectionDelegate {
       try open()
     } catch {
       // Whatever opened before the failure is closed, so that the loop can end and free it.
-      for listener in listeners { listener.close() }
-      listeners.removeAll()
-      parentWatcher?.close()
-      parentWatcher = nil
+      stopAccepting()
       finish()
       throw error
     }
@@ -194,10 +191,7 @@ final class Server: ConnectionDelegate {
   func shutdown() {
     guard !shuttingDown else { return }
     shuttingDown = true
-    for listener in listeners { listener.close() }
-    listeners.removeAll()
-    parentWatcher?.close()
-    parentWatcher = nil
+    stopAccepting()
     for connection in connections.values { connection.closeAfterFlush() }
     if connections.isEmpty {
       finish()
@@ -209,6 +203,14 @@ final class Server: ConnectionDelegate {
       }
       shutdownTimer = timer
     }
+  }
+
+  /// Closes the listeners and the parent watcher: no new connection, no more stop signal.
+  private func stopAccepting() {
+    for listener in listeners { listener.close() }
+    listeners.removeAll()
+    parentWatcher?.close()
+    parentWatcher = nil
   }
 
   private func finish() {
