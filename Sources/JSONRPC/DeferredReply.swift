@@ -136,15 +136,20 @@ struct RequestID: Hashable {
 
   /// The id `id`; nil for `null` and anything that is not a string or a number.
   init?(_ id: JSONRef) {
-    switch id.kind {
+    guard id.kind == .string || id.kind == .number else { return nil }
+    self.init(RequestIDToken(id))
+  }
+
+  /// The id `token`; nil for `null`.
+  init?(_ token: RequestIDToken) {
+    switch token.kind {
     case .string:
-      guard let value = id.stringValue else { return nil }
       isString = true
-      text = value
+      text = token.text
     case .number:
       isString = false
-      text = String(decoding: id.rawBytes, as: UTF8.self)
-    default:
+      text = String(decoding: token.raw, as: UTF8.self)
+    case .null:
       return nil
     }
   }

@@ -12,6 +12,10 @@ public final class Dispatcher {
   private let parser: JSONParser
   private let table = MethodTable()
 
+  /// Whether requests in the canonical spelling take the fast layer (``CanonicalEnvelope``);
+  /// tests turn it off to compare the two paths.
+  var readsCanonicalEnvelopes = true
+
   public init(limits: RPCLimits = RPCLimits()) {
     self.limits = limits
     self.parser = JSONParser(maxDepth: limits.maxDepth)
@@ -31,10 +35,16 @@ public final class Dispatcher {
     let base = w.bytes.count
     var produced: Bool
     do {
-      produced = try parser.parse(message) { root in
-        root.kind == .array
-          ? handleBatch(root, session, &w)
-          : handleSingle(root, session, &w)
+      if readsCanonicalEnvelopes, let envelope = CanonicalEnvelope(message),
+        let done = handleCanonical(envelope, session, &w)
+      {
+        produced = done
+      } else {
+        produced = try parser.parse(message) { root in
+          root.kind == .array
+            ? handleBatch(root, session, &w)
+            : handleSingle(root, session, &w)
+        }
       }
     } catch let error as JSONParseError {
       w.bytes.removeSubrange(base...)
@@ -48,6 +58,21 @@ public final class Dispatcher {
       produced = true
     }
     session.endReply(&w, produced: produced)
+  }
+
+  /// A request in the canonical spelling: only its params are parsed. Nil when they do not
+  /// parse (nothing was written): the general path reads the message again and words the
+  /// error with its offset in the whole message.
+  private func handleCanonical(
+    _ envelope: CanonicalEnvelope, _ session: RPCSession, _ w: inout JSONWriter
+  ) -> Bool? {
+    guard let params = envelope.params else {
+      return dispatch(id: envelope.id, method: envelope.method, params: nil, session, &w)
+    }
+    // The params sit one level inside the envelope's object.
+    return try? parser.parse(params, depthOutside: 1) { params in
+      dispatch(id: envelope.id, method: envelope.method, params: params, session, &w)
+    }
   }
 
   // MARK: - Envelope
@@ -124,27 +149,42 @@ public final class Dispatcher {
         .invalidRequest("id must be a string, a number or null"), id: nil, into: &w)
       return true
     }
+    let token = id.map(RequestIDToken.init)
     guard let version, Self.isVersion2(version) else {
-      Self.writeError(.invalidRequest("jsonrpc must be exactly \"2.0\""), id: id, into: &w)
+      Self.writeError(.invalidRequest("jsonrpc must be exactly \"2.0\""), id: token, into: &w)
       return true
     }
     guard let method, method.kind == .string else {
-      Self.writeError(.invalidRequest("method must be a string"), id: id, into: &w)
+      Self.writeError(.invalidRequest("method must be a string"), id: token, into: &w)
       return true
     }
     if let params, params.kind != .object && params.kind != .array {
       Self.writeError(
-        .invalidRequest("params must be an object when present"), id: id, into: &w)
+        .invalidRequest("params must be an object when present"), id: token, into: &w)
       return true
     }
+    if let name = method.unescapedStringBytes {
+      return dispatch(id: token, method: name, params: params, session, &w)
+    }
+    // An escaped method name is decoded first.
+    var name = method.stringValue ?? ""
+    return name.withUTF8 { dispatch(id: token, method: $0, params: params, session, &w) }
+  }
+
+  /// A request whose envelope is valid (however it was read): the method is called, or the
+  /// error written. Returns whether a reply was written.
+  private func dispatch(
+    id: RequestIDToken?, method: UnsafeBufferPointer<UInt8>, params: JSONRef?,
+    _ session: RPCSession, _ w: inout JSONWriter
+  ) -> Bool {
     let isNotification = id == nil
-    if session.hasShutDown, !method.stringEquals("exit") {
+    if session.hasShutDown, !Self.equal(method, "exit") {
       // After shutdown only exit is taken: requests are refused, notifications ignored.
       guard !isNotification else { return false }
       Self.writeError(.shutDown, id: id, into: &w)
       return true
     }
-    let target = lookup(method)
+    let target = table.lookup(method)
     if isNotification {
       // Valid notifications are never answered, whatever happens.
       guard let target, params?.kind != .array else { return false }
@@ -156,7 +196,8 @@ public final class Dispatcher {
       return false
     }
     guard let target else {
-      Self.writeError(.methodNotFound(method.stringValue ?? ""), id: id, into: &w)
+      Self.writeError(
+        .methodNotFound(String(decoding: method, as: UTF8.self)), id: id, into: &w)
       return true
     }
     if params?.kind == .array {
@@ -198,18 +239,18 @@ public final class Dispatcher {
   private var currentSlot = 0
   private var deferred: DeferredReply?
 
-  private func begin(id: JSONRef?) {
+  private func begin(id: RequestIDToken?) {
     currentIsNotification = id == nil
     deferredIDSource = id
     deferred = nil
   }
 
   /// The id of the running request, copied only if its handler defers.
-  private var deferredIDSource: JSONRef?
+  private var deferredIDSource: RequestIDToken?
 
   func deferCurrentReply(session: RPCSession) -> DeferredReply {
     if let deferred { return deferred }
-    let id: [UInt8]? = currentIsNotification ? nil : deferredIDSource.map { Array($0.rawBytes) }
+    let id: [UInt8]? = currentIsNotification ? nil : deferredIDSource.map { Array($0.raw) }
     let batch = currentBatch
     if id != nil { batch?.expectDeferred() }
     let requestID = currentIsNotification ? nil : deferredIDSource.flatMap(RequestID.init)
@@ -261,31 +302,24 @@ public final class Dispatcher {
     return version.stringEquals("2.0")
   }
 
-  private func lookup(_ method: JSONRef) -> MethodTable.Method? {
-    if let name = method.unescapedStringBytes { return table.lookup(name) }
-    // Escaped method names are decoded first.
-    var name = method.stringValue ?? ""
-    return name.withUTF8 { table.lookup($0) }
-  }
-
   // MARK: - Writing
 
   private static let versionPrefix: StaticString = #"{"jsonrpc":"2.0","id":"#
 
-  static func writeEnvelopeStart(id: JSONRef?, into w: inout JSONWriter) {
+  static func writeEnvelopeStart(id: RequestIDToken?, into w: inout JSONWriter) {
     w.raw(
       UnsafeBufferPointer(start: versionPrefix.utf8Start, count: versionPrefix.utf8CodeUnitCount))
-    if let id { w.raw(id.rawBytes) } else { w.null() }
+    if let id { w.raw(id.raw) } else { w.null() }
   }
 
   private static let resultKey: StaticString = #","result":"#
 
   /// `{"jsonrpc":"2.0","id":<id>,"result":` in one reservation of the writer.
   @inline(__always)
-  static func writeResultStart(id: JSONRef?, into w: inout JSONWriter) {
+  static func writeResultStart(id: RequestIDToken?, into w: inout JSONWriter) {
     let prefix = versionPrefix.utf8CodeUnitCount
     let suffix = resultKey.utf8CodeUnitCount
-    let idBytes = id?.rawBytes
+    let idBytes = id?.raw
     let idCount = idBytes?.count ?? 4
     let to = w.bytes.reserveFree(prefix + idCount + suffix)
     to.update(from: versionPrefix.utf8Start, count: prefix)
@@ -300,7 +334,7 @@ public final class Dispatcher {
   }
 
   /// Writes a complete error response.
-  static func writeError(_ error: RPCError, id: JSONRef?, into w: inout JSONWriter) {
+  static func writeError(_ error: RPCError, id: RequestIDToken?, into w: inout JSONWriter) {
     writeEnvelopeStart(id: id, into: &w)
     w.key("error")
     error.write(to: &w)

@@ -29,7 +29,17 @@ public final class JSONParser {
     _ bytes: UnsafeRawBufferPointer,
     _ body: (JSONRef) throws -> R
   ) throws -> R {
-    try build(bytes)
+    try build(bytes, depthOutside: 0)
+    return try body(JSONRef(bytes: bytes.bindMemory(to: UInt8.self), tape: nodes.buffer, index: 0))
+  }
+
+  /// Parses `bytes`, a value nested `depthOutside` containers deep in a larger document whose
+  /// other parts the caller has read (the dispatcher's ``CanonicalEnvelope``): the depth limit
+  /// counts those containers. The refs' offsets are relative to `bytes`.
+  func parse<R>(
+    _ bytes: UnsafeRawBufferPointer, depthOutside: Int, _ body: (JSONRef) throws -> R
+  ) throws -> R {
+    try build(bytes, depthOutside: depthOutside)
     return try body(JSONRef(bytes: bytes.bindMemory(to: UInt8.self), tape: nodes.buffer, index: 0))
   }
 
@@ -46,7 +56,7 @@ public final class JSONParser {
 
   // MARK: - Tape construction
 
-  private func build(_ raw: UnsafeRawBufferPointer) throws(JSONParseError) {
+  private func build(_ raw: UnsafeRawBufferPointer, depthOutside: Int) throws(JSONParseError) {
     guard raw.count < Int(UInt32.max) else {
       throw JSONParseError("message larger than 4 GiB", at: 0)
     }
@@ -54,10 +64,10 @@ public final class JSONParser {
     guard let p = raw.bindMemory(to: UInt8.self).baseAddress, raw.count > 0 else {
       throw JSONParseError("unexpected end of input", at: 0)
     }
-    let maxDepth = self.maxDepth
+    let maxDepth = self.maxDepth - depthOutside
     var failure = JSONParseFailure(.endOfInput, at: 0)
     guard TapeBuilder.build(p, raw.count, maxDepth: maxDepth, into: &nodes, failure: &failure)
-    else { throw failure.error(maxDepth: maxDepth) }
+    else { throw failure.error(maxDepth: self.maxDepth) }
   }
 }
 

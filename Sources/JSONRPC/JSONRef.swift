@@ -153,6 +153,38 @@ public struct JSONRef {
     return found < 0 ? nil : JSONRef(bytes: bytes, tape: tape, index: found)
   }
 
+  /// The members named `a` and `b`, found in one pass (for decoders of two-member params);
+  /// each as ``subscript(key:)`` finds it.
+  public func members(_ a: StaticString, _ b: StaticString) -> (JSONRef?, JSONRef?) {
+    let n = node
+    guard n.kind == .object else { return (nil, nil) }
+    var foundA = -1
+    var foundB = -1
+    var k = index &+ 1
+    for _ in 0..<Int(n.count) {
+      let keyNode = tape[k]
+      if keyNode.flag {
+        let decoded = JSONRef.unescape(
+          UnsafeBufferPointer(rebasing: bytes[Int(keyNode.start)..<Int(keyNode.end)]))
+        if JSONRef.utf8Equal(decoded, a) { foundA = k &+ 1 }
+        if JSONRef.utf8Equal(decoded, b) { foundB = k &+ 1 }
+      } else {
+        let key = bytes.baseAddress! + Int(keyNode.start)
+        let length = Int(keyNode.end &- keyNode.start)
+        if length == a.utf8CodeUnitCount, ByteKeys.equal(key, a.utf8Start, count: length) {
+          foundA = k &+ 1
+        } else if length == b.utf8CodeUnitCount, ByteKeys.equal(key, b.utf8Start, count: length) {
+          foundB = k &+ 1
+        }
+      }
+      k = Int(tape[k &+ 1].next)
+    }
+    return (
+      foundA < 0 ? nil : JSONRef(bytes: bytes, tape: tape, index: foundA),
+      foundB < 0 ? nil : JSONRef(bytes: bytes, tape: tape, index: foundB)
+    )
+  }
+
   /// Calls `body` with each member's key bytes (escapes decoded) and value, in document order,
   /// without building strings. Used by the dispatcher to read the envelope in one pass.
   @inlinable

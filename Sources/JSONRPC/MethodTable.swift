@@ -1,4 +1,4 @@
-import Glibc
+import ByteKeys
 
 /// Method names to handlers, looked up by the raw bytes of the `method` string so that the
 /// hot path builds no `String`: one hash of the name, one probe (rarely two) in a table at
@@ -74,7 +74,7 @@ final class MethodTable {
       while slots[s] != 0 {
         let i = Int(slots[s]) - 1
         if hashes[i] == hash, starts[i + 1] - starts[i] == name.count,
-          name.isEmpty || memcmp(bytes + starts[i], name.baseAddress!, name.count) == 0
+          name.isEmpty || ByteKeys.equal(bytes + starts[i], name.baseAddress!, count: name.count)
         {
           return i
         }
@@ -144,11 +144,10 @@ final class MethodTable {
     try handlers[method.index].body(call, &result)
   }
 
-  /// FNV-1a over the name's bytes (method names are short; only registered names are
-  /// inserted, so a client's lookups cannot crowd the table).
+  /// ``ByteKeys``' hash of the name, a word at a time (only registered names are inserted,
+  /// so a client's lookups cannot crowd the table).
+  @inline(__always)
   static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    var h: UInt64 = 0xCBF2_9CE4_8422_2325
-    for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-    return h
+    ByteKeys.hash(UnsafeRawBufferPointer(bytes))
   }
 }

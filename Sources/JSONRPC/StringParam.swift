@@ -32,7 +32,23 @@ extension Params {
   /// A required string, borrowed (``StringParam``); the same rules and errors as
   /// ``string(_:)``.
   public func stringParam(_ key: StaticString) throws(InvalidField) -> StringParam {
-    guard let v = raw(key) else { throw InvalidField(path(key), "is required") }
+    try stringParam(raw(key), key)
+  }
+
+  /// Two required strings, borrowed, found in one pass over the members: the same rules and
+  /// errors as ``stringParam(_:)`` for `a`, then for `b`.
+  public func stringParams(_ a: StaticString, _ b: StaticString) throws(InvalidField)
+    -> (StringParam, StringParam)
+  {
+    let (va, vb) = object?.members(a, b) ?? (nil, nil)
+    return (try stringParam(va, a), try stringParam(vb, b))
+  }
+
+  /// The rule of a required borrowed string, for the member `value` (`null` is absent).
+  private func stringParam(_ value: JSONRef?, _ key: StaticString) throws(InvalidField)
+    -> StringParam
+  {
+    guard let v = value, !v.isNull else { throw InvalidField(path(key), "is required") }
     guard v.kind == .string else { throw InvalidField(path(key), "must be a string") }
     return StringParam(v)
   }

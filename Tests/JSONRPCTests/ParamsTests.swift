@@ -275,4 +275,29 @@ import Testing
     #expect(allowed.contains("caf\u{E9}"))
     #expect(!allowed.contains("cafe"))
   }
+
+  // MARK: Two borrowed strings in one pass
+
+  /// `stringParams(a, b)` answers what `stringParam(a)` then `stringParam(b)` answer, errors
+  /// included, whatever the order, the repeats, the nulls and the escapes of the members.
+  @Test(arguments: [
+    #"{"adId":"x","key":"y"}"#, #"{"key":"y","adId":"x"}"#, #"{"adId":"x"}"#, #"{"key":"y"}"#,
+    "{}", #"{"adId":null,"key":"y"}"#, #"{"adId":"x","key":3}"#, #"{"adId":[],"key":"y"}"#,
+    #"{"adId":"x","key":"y","adId":"z"}"#, #"{"\u0061dId":"x","k\u0065y":"y\n"}"#,
+    #"{"adId":"x","key":"y","other":1}"#, #"{"adIdx":"x","ke":"y"}"#,
+  ])
+  func twoStringsInOnePassAnswerLikeTwoLookups(json: String) throws {
+    let onePass = try decode(json) { p throws(InvalidField) in
+      let (a, b) = try p.stringParams("adId", "key")
+      return [a.string, b.string]
+    }
+    let twoLookups = try decode(json) { p throws(InvalidField) in
+      [try p.stringParam("adId").string, try p.stringParam("key").string]
+    }
+    switch (onePass, twoLookups) {
+    case (.success(let a), .success(let b)): #expect(a == b)
+    case (.failure(let a), .failure(let b)): #expect(a.message == b.message)
+    default: Issue.record("\(onePass) against \(twoLookups)")
+    }
+  }
 }

@@ -11,8 +11,9 @@ struct AdKeyRequest {
   var key: StringParam
 
   init(_ params: Params) throws(RPCError) {
+    // Both in one pass over the members, each by its field's rule (``Field/stringParam``).
     (adId, key) = try decoding { () throws(InvalidField) in
-      (try params(Self.adIdField), try params(Self.keyField))
+      try params.stringParams(Self.adIdField.name, Self.keyField.name)
     }
   }
 }
