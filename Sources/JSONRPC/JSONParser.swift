@@ -30,7 +30,10 @@ public final class JSONParser {
     _ body: (JSONRef) throws -> R
   ) throws -> R {
     try build(bytes, depthOutside: 0)
-    return try body(JSONRef(bytes: bytes.bindMemory(to: UInt8.self), tape: nodes.buffer, index: 0))
+    return try body(
+      JSONRef(
+        base: bytes.bindMemory(to: UInt8.self).baseAddress!, tape: UnsafePointer(nodes.base),
+        index: 0))
   }
 
   /// Parses `bytes`, a value nested `depthOutside` containers deep in a larger document whose
@@ -40,7 +43,10 @@ public final class JSONParser {
     _ bytes: UnsafeRawBufferPointer, depthOutside: Int, _ body: (JSONRef) throws -> R
   ) throws -> R {
     try build(bytes, depthOutside: depthOutside)
-    return try body(JSONRef(bytes: bytes.bindMemory(to: UInt8.self), tape: nodes.buffer, index: 0))
+    return try body(
+      JSONRef(
+        base: bytes.bindMemory(to: UInt8.self).baseAddress!, tape: UnsafePointer(nodes.base),
+        index: 0))
   }
 
   /// Parses and materialises the whole document as a ``JSONValue`` (tests, configuration).

@@ -5,17 +5,30 @@ import ByteKeys
 /// Refs point into the message bytes and the parser's tape: they are valid only inside the
 /// closure given to ``JSONParser/parse(_:_:)`` and must not be stored. Reading a ref decodes
 /// just the value asked for; object lookups compare raw key bytes without building strings.
+///
+/// Three words, two of them non-null pointers: a ref and an optional ref travel in registers.
 public struct JSONRef {
-  @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
-  @usableFromInline let tape: UnsafeBufferPointer<JSONNode>
+  /// The first byte of the message (the tape's offsets count from it).
+  @usableFromInline let base: UnsafePointer<UInt8>
+  @usableFromInline let tape: UnsafePointer<JSONNode>
   @usableFromInline let index: Int
 
   @inlinable
-  init(bytes: UnsafeBufferPointer<UInt8>, tape: UnsafeBufferPointer<JSONNode>, index: Int) {
-    self.bytes = bytes
+  init(base: UnsafePointer<UInt8>, tape: UnsafePointer<JSONNode>, index: Int) {
+    self.base = base
     self.tape = tape
     self.index = index
   }
+
+  /// The message bytes from `start` to `end` (offsets of the tape).
+  @inlinable @inline(__always)
+  func bytes(_ start: UInt32, _ end: UInt32) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: base + Int(start), count: Int(end &- start))
+  }
+
+  /// Another value of the same document.
+  @inlinable @inline(__always)
+  func ref(_ index: Int) -> JSONRef { JSONRef(base: base, tape: tape, index: index) }
 
   @usableFromInline var node: JSONNode { tape[index] }
 
@@ -40,9 +53,9 @@ public struct JSONRef {
     let n = node
     switch n.kind {
     case .string:
-      return UnsafeBufferPointer(rebasing: bytes[Int(n.start) - 1..<Int(n.end) + 1])
+      return bytes(n.start &- 1, n.end &+ 1)
     default:
-      return UnsafeBufferPointer(rebasing: bytes[Int(n.start)..<Int(n.end)])
+      return bytes(n.start, n.end)
     }
   }
 
@@ -54,7 +67,7 @@ public struct JSONRef {
   public var stringValue: String? {
     let n = node
     guard n.kind == .string else { return nil }
-    let slice = UnsafeBufferPointer(rebasing: bytes[Int(n.start)..<Int(n.end)])
+    let slice = bytes(n.start, n.end)
     if !n.flag { return String(decoding: slice, as: UTF8.self) }
     return JSONRef.unescape(slice)
   }
@@ -65,7 +78,7 @@ public struct JSONRef {
   public var unescapedStringBytes: UnsafeBufferPointer<UInt8>? {
     let n = node
     guard n.kind == .string, !n.flag else { return nil }
-    return UnsafeBufferPointer(rebasing: bytes[Int(n.start)..<Int(n.end)])
+    return bytes(n.start, n.end)
   }
 
   /// True when this is a string equal to `literal`: the same Unicode scalars, compared as
@@ -78,7 +91,7 @@ public struct JSONRef {
     }
     return Int(n.end - n.start) == literal.utf8CodeUnitCount
       && ByteKeys.equal(
-        bytes.baseAddress! + Int(n.start), literal.utf8Start, count: literal.utf8CodeUnitCount)
+        base + Int(n.start), literal.utf8Start, count: literal.utf8CodeUnitCount)
   }
 
   /// The number as an `Int` when it is integral and fits; `nil` otherwise.
@@ -88,12 +101,12 @@ public struct JSONRef {
     if n.flag {
       var i = Int(n.start)
       let end = Int(n.end)
-      let negative = bytes[i] == UInt8(ascii: "-")
+      let negative = base[i] == UInt8(ascii: "-")
       if negative { i += 1 }
       var v = 0
       while i < end {
         let (m, o1) = v.multipliedReportingOverflow(by: 10)
-        let d = Int(bytes[i] &- 0x30)
+        let d = Int(base[i] &- 0x30)
         let (s, o2) = negative ? m.subtractingReportingOverflow(d) : m.addingReportingOverflow(d)
         if o1 || o2 { return nil }
         v = s
@@ -110,7 +123,7 @@ public struct JSONRef {
     let n = node
     guard n.kind == .number else { return nil }
     let text = String(
-      decoding: UnsafeBufferPointer(rebasing: bytes[Int(n.start)..<Int(n.end)]), as: UTF8.self)
+      decoding: bytes(n.start, n.end), as: UTF8.self)
     return Double(text)
   }
 
@@ -140,21 +153,22 @@ public struct JSONRef {
       let keyNode = tape[k]
       if keyNode.flag {
         let decoded = JSONRef.unescape(
-          UnsafeBufferPointer(rebasing: bytes[Int(keyNode.start)..<Int(keyNode.end)]))
+          bytes(keyNode.start, keyNode.end))
         if JSONRef.utf8Equal(decoded, key) { found = k &+ 1 }
       } else if Int(keyNode.end &- keyNode.start) == length,
-        ByteKeys.equal(bytes.baseAddress! + Int(keyNode.start), key.utf8Start, count: length)
+        ByteKeys.equal(base + Int(keyNode.start), key.utf8Start, count: length)
       {
         found = k &+ 1
       }
       k = Int(tape[k &+ 1].next)
       left &-= 1
     }
-    return found < 0 ? nil : JSONRef(bytes: bytes, tape: tape, index: found)
+    return found < 0 ? nil : ref(found)
   }
 
   /// The members named `a` and `b`, found in one pass (for decoders of two-member params);
   /// each as ``subscript(key:)`` finds it.
+  @inlinable
   public func members(_ a: StaticString, _ b: StaticString) -> (JSONRef?, JSONRef?) {
     let n = node
     guard n.kind == .object else { return (nil, nil) }
@@ -165,11 +179,11 @@ public struct JSONRef {
       let keyNode = tape[k]
       if keyNode.flag {
         let decoded = JSONRef.unescape(
-          UnsafeBufferPointer(rebasing: bytes[Int(keyNode.start)..<Int(keyNode.end)]))
+          bytes(keyNode.start, keyNode.end))
         if JSONRef.utf8Equal(decoded, a) { foundA = k &+ 1 }
         if JSONRef.utf8Equal(decoded, b) { foundB = k &+ 1 }
       } else {
-        let key = bytes.baseAddress! + Int(keyNode.start)
+        let key = base + Int(keyNode.start)
         let length = Int(keyNode.end &- keyNode.start)
         if length == a.utf8CodeUnitCount, ByteKeys.equal(key, a.utf8Start, count: length) {
           foundA = k &+ 1
@@ -180,8 +194,8 @@ public struct JSONRef {
       k = Int(tape[k &+ 1].next)
     }
     return (
-      foundA < 0 ? nil : JSONRef(bytes: bytes, tape: tape, index: foundA),
-      foundB < 0 ? nil : JSONRef(bytes: bytes, tape: tape, index: foundB)
+      foundA < 0 ? nil : ref(foundA),
+      foundB < 0 ? nil : ref(foundB)
     )
   }
 
@@ -194,13 +208,13 @@ public struct JSONRef {
     var k = index + 1
     for _ in 0..<Int(n.count) {
       let keyNode = tape[k]
-      let value = JSONRef(bytes: bytes, tape: tape, index: k + 1)
+      let value = ref(k + 1)
       if keyNode.flag {
         var decoded = JSONRef.unescape(
-          UnsafeBufferPointer(rebasing: bytes[Int(keyNode.start)..<Int(keyNode.end)]))
+          bytes(keyNode.start, keyNode.end))
         decoded.withUTF8 { body($0, value) }
       } else {
-        body(UnsafeBufferPointer(rebasing: bytes[Int(keyNode.start)..<Int(keyNode.end)]), value)
+        body(bytes(keyNode.start, keyNode.end), value)
       }
       k = Int(tape[k + 1].next)
     }
@@ -219,8 +233,8 @@ public struct JSONRef {
     out.reserveCapacity(Int(n.count))
     var k = index + 1
     for _ in 0..<Int(n.count) {
-      let key = JSONRef(bytes: bytes, tape: tape, index: k).stringValue ?? ""
-      let value = JSONRef(bytes: bytes, tape: tape, index: k + 1)
+      let key = ref(k).stringValue ?? ""
+      let value = ref(k + 1)
       out.append((key, value))
       k = Int(tape[k + 1].next)
     }
@@ -235,7 +249,7 @@ public struct JSONRef {
     out.reserveCapacity(Int(n.count))
     var k = index + 1
     for _ in 0..<Int(n.count) {
-      out.append(JSONRef(bytes: bytes, tape: tape, index: k))
+      out.append(ref(k))
       k = Int(tape[k].next)
     }
     return out

@@ -139,6 +139,7 @@ public struct JSONWriter {
   }
 
   /// Splices bytes that are already exactly one valid JSON value.
+  @inlinable
   public mutating func raw(_ json: UnsafeBufferPointer<UInt8>) {
     bytes.append(contentsOf: json)
     needsComma = true

@@ -37,6 +37,7 @@ extension Params {
 
   /// Two required strings, borrowed, found in one pass over the members: the same rules and
   /// errors as ``stringParam(_:)`` for `a`, then for `b`.
+  @inlinable
   public func stringParams(_ a: StaticString, _ b: StaticString) throws(InvalidField)
     -> (StringParam, StringParam)
   {
@@ -45,7 +46,8 @@ extension Params {
   }
 
   /// The rule of a required borrowed string, for the member `value` (`null` is absent).
-  private func stringParam(_ value: JSONRef?, _ key: StaticString) throws(InvalidField)
+  @usableFromInline
+  func stringParam(_ value: JSONRef?, _ key: StaticString) throws(InvalidField)
     -> StringParam
   {
     guard let v = value, !v.isNull else { throw InvalidField(path(key), "is required") }
