@@ -26,6 +26,39 @@ public enum Framing: Sendable, Equatable {
   }
 }
 
+extension Framing {
+  private static let contentLengthPrefix: StaticString = "Content-Length: "
+
+  /// Room for the longest `Content-Length` header: the prefix, 20 digits, `\r\n\r\n`.
+  static let contentLengthRoom = 16 + 20 + 4
+
+  /// Writes the header of the body that follows the room reserved at `mark` (the rest of
+  /// `buffer`) into that room, and closes what the header did not use.
+  static func fillContentLengthRoom(at mark: Int, of buffer: inout ByteBuffer) {
+    let room = contentLengthRoom
+    let bodyCount = buffer.count - mark - room
+    var digits = 1
+    var rest = bodyCount / 10
+    while rest > 0 {
+      digits += 1
+      rest /= 10
+    }
+    let header = 16 + digits + 4
+    _ = buffer.reserveFree(0)  // the storage is unique: written in place
+    let p = buffer.written.base + mark
+    p.update(from: contentLengthPrefix.utf8Start, count: 16)
+    var v = bodyCount
+    for i in stride(from: 16 + digits - 1, through: 16, by: -1) {
+      p[i] = UInt8(truncatingIfNeeded: 0x30 &+ v % 10)
+      v /= 10
+    }
+    (p + 16 + digits).update(from: ("\r\n\r\n" as StaticString).utf8Start, count: 4)
+    // The regions overlap when the body is longer than the unused room: a memmove.
+    UnsafeMutableRawPointer(p + header).copyMemory(from: p + room, byteCount: bodyCount)
+    buffer.written.count -= room - header
+  }
+}
+
 /// What a framer found in the bytes it was fed.
 public enum FramerEvent {
   /// One complete message body. The pointer is valid only during the callback.

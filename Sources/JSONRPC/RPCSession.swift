@@ -24,7 +24,6 @@ public final class RPCSession {
   private var output = ByteBuffer()
   /// A written output buffer given back (``recycleOutput(_:)``), to take the next output.
   private var spareOutput: ByteBuffer?
-  private var scratch = JSONWriter(capacity: 512)
   private var receiving = false
   private var rejection: RPCError?
   private var pendingInput: [UInt8] = []
@@ -317,45 +316,36 @@ public final class RPCSession {
     }
   }
 
-  /// A writer for the next reply. NDJSON replies are written straight into the output (no
-  /// copy); Content-Length replies go to a scratch buffer because the header needs the length.
+  /// A writer for the next reply, written straight into the output (no copy). A
+  /// Content-Length reply is written after room for the longest header, which ``endReply``
+  /// fills once the length is known, moving the reply back over what the header did not use.
   func beginReply() -> JSONWriter {
     var w = JSONWriter(capacity: 0)
-    if framing == .ndjson {
-      swap(&w.bytes, &output)
-      replyMark = w.bytes.count
-    } else {
-      swap(&w, &scratch)
-      replyMark = 0
+    swap(&w.bytes, &output)
+    replyMark = w.bytes.count
+    if framing == .contentLength {
+      w.bytes.appendUninitialized(count: Framing.contentLengthRoom) { $0.count }
     }
     return w
   }
 
   /// Frames the reply written since ``beginReply()`` (or discards it when nothing was
-  /// produced) and puts the buffers back.
+  /// produced) and puts the buffer back.
   func endReply(_ w: inout JSONWriter, produced: Bool) {
     let mark = replyMark ?? 0
     replyMark = nil
-    if framing == .ndjson {
-      if produced {
-        w.bytes.append(0x0A)
-      } else {
-        w.bytes.removeSubrange(mark...)
-      }
-      if !notificationsDuringReply.isEmpty {
-        w.bytes.insert(contentsOf: notificationsDuringReply, at: mark)
-        notificationsDuringReply.removeAll()
-      }
-      swap(&w.bytes, &output)
+    if !produced {
+      w.bytes.removeSubrange(mark...)
+    } else if framing == .ndjson {
+      w.bytes.append(0x0A)
     } else {
-      if !notificationsDuringReply.isEmpty {
-        output.append(contentsOf: notificationsDuringReply)
-        notificationsDuringReply.removeAll()
-      }
-      if produced { framing.frame(w.bytes, into: &output) }
-      w.bytes.removeAll(keepingCapacity: w.bytes.capacity <= 1 << 20)
-      w.needsComma = false
-      swap(&w, &scratch)
+      Framing.fillContentLengthRoom(at: mark, of: &w.bytes)
     }
+    if !notificationsDuringReply.isEmpty {
+      w.bytes.insert(contentsOf: notificationsDuringReply, at: mark)
+      notificationsDuringReply.removeAll()
+    }
+    w.needsComma = false
+    swap(&w.bytes, &output)
   }
 }

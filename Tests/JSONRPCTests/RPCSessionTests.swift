@@ -58,6 +58,19 @@ import Testing
     #expect(session.outputText() == "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
   }
 
+  /// The header is written in room reserved before the reply: replies of every length (one
+  /// to six digits, shorter and longer than that room) come out exactly framed, in order.
+  @Test(arguments: [0, 1, 9, 30, 100, 5_000, 300_000])
+  func contentLengthRepliesOfAnyLengthAreFramedExactly(padding: Int) {
+    let session = TestServer().session()  // the default message limit
+    let text = String(repeating: "x", count: padding)
+    let request = #"{"jsonrpc":"2.0","id":7,"method":"echo","params":{"p":"\#(text)"}}"#
+    session.feed(lspMessage(request) + lspMessage(request))
+    let body = #"{"jsonrpc":"2.0","id":7,"result":{"p":"\#(text)"}}"#
+    let framed = "Content-Length: \(body.utf8.count)\r\n\r\n" + body
+    #expect(session.outputText() == framed + framed)
+  }
+
   @Test func severalContentLengthRequestsInOneChunkAreAnsweredInOrder() {
     let session = server.session()
     session.feed(
