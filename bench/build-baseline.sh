@@ -1,6 +1,9 @@
 #!/bin/bash
-# Builds the release binary of a git revision, the way `make release` builds ours
-# (`swift build -c release --static-swift-stdlib`), in a git worktree of its own under
+# Builds the release binary of a git revision, the way `make release` builds ours today (one
+# static executable when `make deps` has linked Debian's static libuv into .build/static-libs
+# and NATIVE_ADS_PIE is not 1, else `--static-swift-stdlib`), so that a comparison measures
+# the code and not the way it was linked; a revision that cannot be linked statically is
+# built with `--static-swift-stdlib` (said on stderr). In a git worktree of its own under
 # .build/baseline-<commit>/, and prints the binary's path on stdout (everything else goes to
 # stderr). A worktree that is already there is reused, so a second run only rebuilds what
 # changed. Used by `make bench-compare`.
@@ -34,8 +37,21 @@ else
   git -C "$root" worktree add -f --detach "$dir" "$commit" >&2
 fi
 
-echo "build-baseline: building $short (release, --static-swift-stdlib) in $dir" >&2
-(cd "$dir" && "${SWIFT:-swift}" build -c release --static-swift-stdlib) >&2
+static_libs=$root/.build/static-libs
+built=
+if [ -e "$static_libs/libuv.a" ] && [ "${NATIVE_ADS_PIE:-}" != 1 ]; then
+  echo "build-baseline: building $short (release, a static executable) in $dir" >&2
+  if (cd "$dir" && "${SWIFT:-swift}" build -c release -Xswiftc -static-executable \
+    -Xlinker -L"$static_libs") >&2; then
+    built=1
+  else
+    echo "build-baseline: $short does not link as a static executable; building it as before" >&2
+  fi
+fi
+if [ -z "$built" ]; then
+  echo "build-baseline: building $short (release, --static-swift-stdlib) in $dir" >&2
+  (cd "$dir" && "${SWIFT:-swift}" build -c release --static-swift-stdlib) >&2
+fi
 bin=$dir/.build/release/native-ads
 if [ ! -x "$bin" ]; then
   echo "build-baseline: the build made no $bin" >&2
