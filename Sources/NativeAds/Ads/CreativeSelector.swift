@@ -1,6 +1,7 @@
 /// Decisioning: which creatives of an ad unit a request gets, best first.
 enum CreativeSelector {
-  /// The creatives of `unit` eligible for `request`, best first, without duplicates.
+  /// The creatives of `unit` eligible for `request`, best first, without duplicates; the
+  /// first `limit` of them.
   ///
   /// Eligible: the kind is in `adTypes`; a custom creative's format ID was asked for; the
   /// media orientation is accepted by `options.mediaAspectRatio` (see
@@ -9,56 +10,116 @@ enum CreativeSelector {
   /// creatives tied on both rotate (see ``CreativeRotation``): listed in unit order, the group
   /// starts at the member `rotation` picks for this load and wraps around. Creative IDs the
   /// inventory does not know are skipped.
+  ///
+  /// Every tie group with two eligible members or more advances its rotation, whether or not
+  /// the load reaches it within `limit` (a load's place in each group's turn does not depend on
+  /// how many ads it asked for). A load reads the unit's ``Ranking`` (kept with its listing):
+  /// it reads the creatives themselves only to check targeting and to return them.
   static func rankedCreatives(
     of unit: AdUnit, for request: AdRequest, in inventory: Inventory,
-    rotation: inout CreativeRotation
+    rotation: inout CreativeRotation, limit: Int = .max
   ) -> [Creative] {
-    // Requests name a couple of kinds and formats, and units list a handful of creatives:
-    // linear scans beat hashing here.
+    // Requests name a couple of kinds and formats: linear scans beat hashing here.
     let kinds = request.adTypes
     let formatIDs = request.customNativeAdFormatIDs
-    // The listing comes resolved (each creative once, unknown IDs skipped) and kept between
-    // loads: a load looks up the unit, not each creative it lists.
-    let listed = inventory.listedCreatives(of: unit)
-    var eligible: [(listing: Int, creative: Creative)] = []
-    eligible.reserveCapacity(listed.count)
-    for (listing, creative) in listed {
-      guard kinds.contains(creative.kind) else { continue }
-      if let formatID = creative.customFormatID, !formatIDs.contains(formatID) {
-        continue
+    let aspect = request.options.mediaAspectRatio
+    let (listing, ranking) = inventory.ranking(of: unit)
+
+    func eligible(_ entry: Ranking.Entry) -> Bool {
+      guard kinds.contains(entry.kind) else { return false }
+      let creative = listing[Int(entry.position)].creative
+      if entry.kind == .customNative, let formatID = creative.customFormatID,
+        !formatIDs.contains(formatID)
+      {
+        return false
       }
-      guard request.options.mediaAspectRatio.accepts(ratio: creative.orientationRatio),
-        creative.targeting.matches(request)
-      else { continue }
-      eligible.append((listing, creative))
-    }
-    eligible.sort { a, b in
-      if a.creative.priority != b.creative.priority {
-        return a.creative.priority > b.creative.priority
-      }
-      if a.creative.eCPM != b.creative.eCPM { return a.creative.eCPM > b.creative.eCPM }
-      return a.listing < b.listing
+      guard aspect.accepts(ratio: entry.orientationRatio.isNaN ? nil : entry.orientationRatio)
+      else { return false }
+      return !entry.hasTargeting || creative.targeting.matches(request)
     }
 
     var ranked: [Creative] = []
-    ranked.reserveCapacity(eligible.count)
+    ranked.reserveCapacity(min(limit, ranking.entries.count))
+    var members: [Creative] = []
     var groupStart = 0
-    while groupStart < eligible.count {
-      let first = eligible[groupStart].creative
-      var groupEnd = groupStart + 1
-      while groupEnd < eligible.count, eligible[groupEnd].creative.priority == first.priority,
-        eligible[groupEnd].creative.eCPM == first.eCPM
-      {
-        groupEnd += 1
+    for (group, groupEnd) in ranking.groupEnds.enumerated() {
+      defer { groupStart = Int(groupEnd) }
+      let size = Int(groupEnd) - groupStart
+      if ranked.count >= limit {
+        // Nothing more to serve: only tie groups still take their turn.
+        guard group <= ranking.lastTieGroup else { break }
+        guard size > 1 else { continue }
       }
-      let count = groupEnd - groupStart
+      members.removeAll(keepingCapacity: true)
+      for entry in ranking.entries[groupStart..<Int(groupEnd)] where eligible(entry) {
+        members.append(listing[Int(entry.position)].creative)
+      }
+      guard !members.isEmpty else { continue }
+      let first = ranking.entries[groupStart]
       let start = rotation.nextStart(
-        unitID: unit.id, priority: first.priority, eCPM: first.eCPM, count: count)
-      for offset in 0..<count {
-        ranked.append(eligible[groupStart + (start + offset) % count].creative)
+        unitID: unit.id, priority: first.priority, eCPM: first.eCPM, count: members.count)
+      for offset in 0..<members.count where ranked.count < limit {
+        ranked.append(members[(start + offset) % members.count])
       }
-      groupStart = groupEnd
     }
     return ranked
+  }
+
+  /// A unit's listing in ranking order (highest priority, then highest eCPM; ties in listing
+  /// order), with the tie groups marked and what eligibility reads of each creative: made
+  /// once with the listing (``Inventory``) and kept with it, so that a load reads one
+  /// contiguous array instead of every listed creative of a store that may hold a million.
+  struct Ranking: Sendable {
+    struct Entry: Sendable {
+      /// Its index in the listing.
+      var position: Int32
+      var kind: AdKind
+      var hasTargeting: Bool
+      var priority: Int
+      var eCPM: Double
+      /// ``Creative/orientationRatio``; NaN for none.
+      var orientationRatio: Double
+    }
+
+    let entries: [Entry]
+    /// Where each tie group ends in `entries` (the next one's start), in order.
+    let groupEnds: [Int32]
+    /// The last group with two members or more; -1 for none.
+    let lastTieGroup: Int
+
+    init(_ listing: Inventory.Listing) {
+      var entries: [Entry] = []
+      entries.reserveCapacity(listing.count)
+      for (position, listed) in listing.enumerated() {
+        let c = listed.creative
+        entries.append(
+          Entry(
+            position: Int32(position), kind: c.kind, hasTargeting: !c.targeting.isEmpty,
+            priority: c.priority, eCPM: c.eCPM, orientationRatio: c.orientationRatio ?? .nan))
+      }
+      // Positions follow listing order, so they break ties as the listing does.
+      entries.sort { a, b in
+        if a.priority != b.priority { return a.priority > b.priority }
+        if a.eCPM != b.eCPM { return a.eCPM > b.eCPM }
+        return a.position < b.position
+      }
+      var ends: [Int32] = []
+      var lastTie = -1
+      var start = 0
+      while start < entries.count {
+        var end = start + 1
+        while end < entries.count, entries[end].priority == entries[start].priority,
+          entries[end].eCPM == entries[start].eCPM
+        {
+          end += 1
+        }
+        if end - start > 1 { lastTie = ends.count }
+        ends.append(Int32(end))
+        start = end
+      }
+      self.entries = entries
+      groupEnds = ends
+      lastTieGroup = lastTie
+    }
   }
 }

@@ -89,6 +89,8 @@ public final class Inventory {
     let ids: [String]
     let generation: Int
     let listing: Listing
+    /// The listing in ranking order, for decisioning.
+    let ranking: CreativeSelector.Ranking
   }
 
   /// Listings resolved for loads, by unit ID; each valid while ``generation`` is its own.
@@ -108,9 +110,18 @@ public final class Inventory {
   /// Resolved on the unit's first load after a change to the inventory and kept, so that a
   /// load costs one lookup however many creatives the unit lists and the store holds (looking
   /// up a hundred IDs in a store of a million misses the cache a hundred times).
-  public func listedCreatives(of unit: AdUnit) -> Listing {
+  public func listedCreatives(of unit: AdUnit) -> Listing { resolved(unit).listing }
+
+  /// The listing of `unit` and its ranking order (``CreativeSelector/Ranking``), resolved and
+  /// kept together.
+  func ranking(of unit: AdUnit) -> (Listing, CreativeSelector.Ranking) {
+    let kept = resolved(unit)
+    return (kept.listing, kept.ranking)
+  }
+
+  private func resolved(_ unit: AdUnit) -> ResolvedListing {
     if let kept = listings[unit.id], kept.generation == generation, kept.ids == unit.creativeIDs {
-      return kept.listing
+      return kept
     }
     let ids = unit.creativeIDs
     var listing: Listing = []
@@ -119,8 +130,11 @@ public final class Inventory {
     for (index, id) in ids.enumerated() where seen.insert(id).inserted {
       if let creative = creatives[id] { listing.append((index, creative)) }
     }
-    listings[unit.id] = ResolvedListing(ids: ids, generation: generation, listing: listing)
-    return listing
+    let made = ResolvedListing(
+      ids: ids, generation: generation, listing: listing,
+      ranking: CreativeSelector.Ranking(listing))
+    listings[unit.id] = made
+    return made
   }
 
   // MARK: Validated store

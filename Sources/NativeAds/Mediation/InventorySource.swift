@@ -17,8 +17,8 @@ final class InventorySource: AdSource {
   func ask(_ ask: SourceAsk, answer: @escaping (SourceAnswer) -> Void) -> (any PendingAsk)? {
     let plan = ask.plan
     let chosen = CreativeSelector.rankedCreatives(
-      of: plan.unit, for: plan.request, in: inventory, rotation: &rotation
-    ).prefix(plan.options.numberOfAds)
+      of: plan.unit, for: plan.request, in: inventory, rotation: &rotation,
+      limit: plan.options.numberOfAds)
     let className = AdNetworkInfo.googleAdapterClassName
     if let best = chosen.first {
       answer(
