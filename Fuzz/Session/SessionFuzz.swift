@@ -35,7 +35,9 @@ import NativeAdsRPC
 /// and for the whole run:
 /// - when every connection has closed no ad is live, no adapter but the built-in ones is
 ///   registered, and no mediation timer is pending;
-/// - the same input fed one byte per read produces the same output on every connection.
+/// - the same input fed one byte per read produces the same output on every connection;
+/// - the same input with the dispatcher's fast layer off (``CanonicalEnvelope``: every message
+///   parsed whole) produces the same output on every connection.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func sessionFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -55,6 +57,15 @@ public func sessionFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     fuzzCheck(
       first[n].output == second[n].output,
       "connection \(n): fed byte by byte it got \(second[n].output.debugText), whole reads \(first[n].output.debugText)"
+    )
+  }
+  let general = SessionWorld(inventory: inventory())
+  general.dispatcher.readsCanonicalEnvelopes = false
+  let third = general.play(script, byteByByte: false)
+  for n in first.indices {
+    fuzzCheck(
+      first[n].output == third[n].output,
+      "connection \(n): with every message parsed whole it got \(third[n].output.debugText), with the fast layer \(first[n].output.debugText)"
     )
   }
   return 0

@@ -12,9 +12,10 @@ public final class Dispatcher {
   private let parser: JSONParser
   private let table = MethodTable()
 
-  /// Whether requests in the canonical spelling take the fast layer (``CanonicalEnvelope``);
-  /// tests turn it off to compare the two paths.
-  var readsCanonicalEnvelopes = true
+  /// Whether requests in the canonical spelling take the fast layer (``CanonicalEnvelope``).
+  /// For tests and the session fuzz target, which turn it off to hold the two paths to the
+  /// same replies; never changes what a client sees.
+  public var readsCanonicalEnvelopes = true
 
   public init(limits: RPCLimits = RPCLimits()) {
     self.limits = limits
