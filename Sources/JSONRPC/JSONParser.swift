@@ -29,11 +29,7 @@ public final class JSONParser {
     _ bytes: UnsafeRawBufferPointer,
     _ body: (JSONRef) throws -> R
   ) throws -> R {
-    try build(bytes, depthOutside: 0)
-    return try body(
-      JSONRef(
-        base: bytes.bindMemory(to: UInt8.self).baseAddress!, tape: UnsafePointer(nodes.base),
-        index: 0))
+    try parse(bytes, depthOutside: 0, body)
   }
 
   /// Parses `bytes`, a value nested `depthOutside` containers deep in a larger document whose
@@ -122,8 +118,6 @@ extension TapeBuilder {
         guard p[i] == 0x7D else { return false }
         break
       }
-    } else {
-      i = 1
     }
     // The closing brace must end the bytes.
     guard i &+ 1 == n else { return false }

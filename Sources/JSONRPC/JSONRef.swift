@@ -122,8 +122,7 @@ public struct JSONRef {
   public var doubleValue: Double? {
     let n = node
     guard n.kind == .number else { return nil }
-    let text = String(
-      decoding: bytes(n.start, n.end), as: UTF8.self)
+    let text = String(decoding: bytes(n.start, n.end), as: UTF8.self)
     return Double(text)
   }
 
@@ -152,8 +151,7 @@ public struct JSONRef {
     while left > 0 {
       let keyNode = tape[k]
       if keyNode.flag {
-        let decoded = JSONRef.unescape(
-          bytes(keyNode.start, keyNode.end))
+        let decoded = JSONRef.unescape(bytes(keyNode.start, keyNode.end))
         if JSONRef.utf8Equal(decoded, key) { found = k &+ 1 }
       } else if Int(keyNode.end &- keyNode.start) == length,
         ByteKeys.equal(base + Int(keyNode.start), key.utf8Start, count: length)
@@ -178,8 +176,7 @@ public struct JSONRef {
     for _ in 0..<Int(n.count) {
       let keyNode = tape[k]
       if keyNode.flag {
-        let decoded = JSONRef.unescape(
-          bytes(keyNode.start, keyNode.end))
+        let decoded = JSONRef.unescape(bytes(keyNode.start, keyNode.end))
         if JSONRef.utf8Equal(decoded, a) { foundA = k &+ 1 }
         if JSONRef.utf8Equal(decoded, b) { foundB = k &+ 1 }
       } else {
@@ -210,8 +207,7 @@ public struct JSONRef {
       let keyNode = tape[k]
       let value = ref(k + 1)
       if keyNode.flag {
-        var decoded = JSONRef.unescape(
-          bytes(keyNode.start, keyNode.end))
+        var decoded = JSONRef.unescape(bytes(keyNode.start, keyNode.end))
         decoded.withUTF8 { body($0, value) }
       } else {
         body(bytes(keyNode.start, keyNode.end), value)

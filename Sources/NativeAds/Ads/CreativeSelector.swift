@@ -27,15 +27,16 @@ enum CreativeSelector {
 
     func eligible(_ entry: Ranking.Entry) -> Bool {
       guard kinds.contains(entry.kind) else { return false }
-      let creative = listing[Int(entry.position)].creative
-      if entry.kind == .customNative, let formatID = creative.customFormatID,
+      // The creative itself is read only for a custom format or a targeting.
+      if entry.kind == .customNative,
+        let formatID = listing[Int(entry.position)].creative.customFormatID,
         !formatIDs.contains(formatID)
       {
         return false
       }
       guard aspect.accepts(ratio: entry.orientationRatio.isNaN ? nil : entry.orientationRatio)
       else { return false }
-      return !entry.hasTargeting || creative.targeting.matches(request)
+      return !entry.hasTargeting || listing[Int(entry.position)].creative.targeting.matches(request)
     }
 
     var ranked: [Creative] = []
