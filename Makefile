@@ -16,11 +16,15 @@ STATIC_LIBS := $(CURDIR)/.build/static-libs
 
 all: build
 
-## deps: install libuv1-dev and zlib1g-dev (Debian) when pkg-config cannot find libuv or zlib.
+## deps: install what is missing of libuv1-dev, zlib1g-dev and libhiredis-dev (Debian; found
+## by pkg-config) and redis-server (the fleet's tests start their own).
 deps:
 	@missing=; \
 	pkg-config --exists libuv 2>/dev/null || missing="$$missing libuv1-dev"; \
 	pkg-config --exists zlib 2>/dev/null || missing="$$missing zlib1g-dev"; \
+	pkg-config --exists hiredis 2>/dev/null || missing="$$missing libhiredis-dev"; \
+	command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || \
+	  missing="$$missing redis-server"; \
 	[ -z "$$missing" ] || { \
 	  echo "installing$$missing" 1>&2; \
 	  $(SUDO) apt-get update -qq 1>&2 && \

@@ -67,7 +67,17 @@ let package = Package(
       name: "CZlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
+    // hiredis, with its libuv adapter (Debian libhiredis-dev): statically linked into the
+    // release binary, like libuv.
+    .systemLibrary(
+      name: "CHiredis",
+      pkgConfig: "hiredis",
+      providers: [.apt(["libhiredis-dev"])]
+    ),
     .target(name: "UVTransport", dependencies: ["CLibUV"], swiftSettings: hotPath),
+    .target(
+      name: "RedisClient", dependencies: ["CHiredis", "CLibUV", "UVTransport"],
+      swiftSettings: hotPath),
     .target(
       name: "PNGImages", dependencies: ["CZlib"],
       resources: [.embedInCode("Resources/prebuilt-pngs.bin")], swiftSettings: hotPath,
@@ -95,7 +105,10 @@ let package = Package(
     .testTarget(
       name: "NativeAdsRPCTests",
       dependencies: ["NativeAdsRPC", "JSONRPC", "NativeAds", "PNGImages"]),
-    .testTarget(name: "UVTransportTests", dependencies: ["UVTransport"]),
+    .target(name: "LoopTestSupport", dependencies: ["UVTransport"], path: "Tests/LoopTestSupport"),
+    .testTarget(name: "UVTransportTests", dependencies: ["UVTransport", "LoopTestSupport"]),
+    .testTarget(
+      name: "RedisClientTests", dependencies: ["RedisClient", "UVTransport", "LoopTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

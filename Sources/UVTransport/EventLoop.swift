@@ -46,12 +46,12 @@ public final class EventLoop {
   /// handles only what is ready (`UV_RUN_NOWAIT`). Returns false when no referenced handle or
   /// request is left (nothing more can happen). For tests that drive the loop step by step.
   @discardableResult
-  func runOnce(blocking: Bool = true) -> Bool {
+  @_spi(Testing) public func runOnce(blocking: Bool = true) -> Bool {
     uv_run(loop, blocking ? UV_RUN_ONCE : UV_RUN_NOWAIT) != 0
   }
 
   /// Makes ``run()`` return at the end of the current iteration (`uv_stop`).
-  func stop() {
+  @_spi(Testing) public func stop() {
     uv_stop(loop)
   }
 
@@ -71,6 +71,10 @@ public final class EventLoop {
     nextConnectionID += 1
     return nextConnectionID
   }
+
+  /// The libuv loop itself, for C libraries that attach to it (hiredis's libuv adapter, in
+  /// `RedisClient`). Whoever uses it keeps to the loop thread, as everything here does.
+  @_spi(LoopAttachment) public var uvLoop: UnsafeMutablePointer<uv_loop_t> { loop }
 
   /// Current loop time in milliseconds (cached by libuv once per iteration).
   public var nowMilliseconds: UInt64 { uv_now(loop) }

@@ -1,6 +1,7 @@
+import LoopTestSupport
 import Testing
 
-@testable import UVTransport
+@_spi(Testing) @testable import UVTransport
 
 /// Flow control on real libuv loops over a `socketpair(2)`: the peer does not read, so writes
 /// queue in libuv.

@@ -1,3 +1,4 @@
+import LoopTestSupport
 import Testing
 
 @testable import UVTransport

@@ -1,4 +1,5 @@
 import Glibc
+import LoopTestSupport
 import Testing
 
 @testable import UVTransport
