@@ -67,8 +67,8 @@ let package = Package(
       name: "CZlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
-    // hiredis, with its libuv adapter (Debian libhiredis-dev): statically linked into the
-    // release binary, like libuv.
+    // hiredis (Debian libhiredis-dev), attached to the loop by the libuv adapter in its shim:
+    // statically linked into the release binary, like libuv.
     .systemLibrary(
       name: "CHiredis",
       pkgConfig: "hiredis",

@@ -63,6 +63,18 @@ extension MethodContext {
   }
 }
 
+extension MethodContext {
+  /// Answers with what `write` writes of ad `adId`, found by ``AdManager/withAd(_:_:)``: at
+  /// once when the ads are in this process, once the shared store found it otherwise.
+  func answer(
+    about adId: String, _ method: String, into w: inout JSONWriter,
+    write: @escaping (NativeAd, inout JSONWriter) -> Void
+  ) throws(RPCError) {
+    let manager = service.manager
+    try answer(method, into: &w, { manager.withAd(adId, $0) }, write: write)
+  }
+}
+
 extension AdObjectError {
   /// Runs `body`, reporting an ``AdObjectError`` as method `method` answers it.
   @inline(__always)

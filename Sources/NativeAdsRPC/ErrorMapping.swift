@@ -15,13 +15,26 @@ extension ErrorCode {
   static let wrongAdKind: ErrorCode = 2003
   /// 2004: Mute This Ad on an ad that offers no reasons.
   static let muteNotOffered: ErrorCode = 2004
+  /// -32003 `Store unavailable`: a fleet's Redis could not be reached in time (contract
+  /// section 11).
+  static let storeUnavailable: ErrorCode = -32003
+}
+
+extension StoreUnavailable {
+  /// `-32003` `Store unavailable`, with `data: {"reason"}` (and the ad, when there is one).
+  func rpcError(adId: String? = nil) -> RPCError {
+    var data: [(String, JSONValue)] = [("reason", .string(reason))]
+    if let adId { data.append(("adId", .string(adId))) }
+    return RPCError(code: .storeUnavailable, message: "Store unavailable", data: .object(data))
+  }
 }
 
 /// The one place where domain errors become wire errors (contract section 3).
 extension AdLoadError {
   /// `1000 + GADErrorCode`, with `data: {"gadErrorCode", "name", "responseInfo"}`.
   var rpcError: RPCError {
-    RPCError(
+    if let unavailableStore { return unavailableStore.rpcError() }
+    return RPCError(
       code: .adLoad(code), message: message,
       data: .object([
         ("gadErrorCode", .int(code.rawValue)),
@@ -42,6 +55,7 @@ extension AdObjectError {
     case .mediaViewNotClickable: "mediaViewNotClickable"
     case .muteNotOffered: "muteNotOffered"
     case .invalidMuteReason: "invalidMuteReason"
+    case .storeUnavailable: "storeUnavailable"
     }
   }
 
@@ -79,6 +93,8 @@ extension AdObjectError {
     case .invalidMuteReason(_, _, let offered):
       let list = offered.map { "\"\($0)\"" }.joined(separator: ", ")
       return .invalidParams(field: "reason", "must be one of the reasons the ad offers: \(list)")
+    case .storeUnavailable(let adId, let unavailable):
+      return unavailable.rpcError(adId: adId)
     }
     return RPCError(code: code, message: message, data: .object(data))
   }

@@ -4,7 +4,8 @@ import Glibc
 @_spi(LoopAttachment) import UVTransport
 
 /// One connection to a Redis server on the service's libuv loop, through hiredis's asynchronous
-/// API and its libuv adapter: no call blocks the loop (a host name is resolved on libuv's
+/// API and a libuv adapter (`CHiredis/shim.h`, which says why it is not the one Debian ships):
+/// no call blocks the loop (a host name is resolved on libuv's
 /// thread pool).
 ///
 /// Commands are pipelined: ``send(_:timeoutMs:completion:)`` writes at once and the reply comes
@@ -142,7 +143,7 @@ public final class RedisConnection {
       redisAsyncFree(ac)
       return failed("connect \(what): \(why)")
     }
-    guard redisLibuvAttach(ac, eventLoop.uvLoop) == REDIS_OK else {
+    guard native_ads_redis_attach(ac, eventLoop.uvLoop) == REDIS_OK else {
       redisAsyncFree(ac)
       return failed("connect \(what): cannot watch the socket")
     }

@@ -57,17 +57,16 @@ extension AdManager {
   ) {
     if key == AdChoicesInfo.assetKey {
       // Never an ad click, whatever the ad's state.
-      do throws(AdObjectError) {
-        let ad = try ad(adId)
-        guard let adChoices = ad.creative.adChoices else {
-          throw .assetNotFound(adId: adId, key: key)
-        }
+      return withAd(adId) { found in
         completion(
-          .success(ClickOutcome(recorded: false, action: .adChoices, url: adChoices.clickURL)))
-      } catch {
-        completion(.failure(error))
+          found.flatMap { (ad) -> Result<ClickOutcome, AdObjectError> in
+            guard let adChoices = ad.creative.adChoices else {
+              return .failure(.assetNotFound(adId: adId, key: key))
+            }
+            return .success(
+              ClickOutcome(recorded: false, action: .adChoices, url: adChoices.clickURL))
+          })
       }
-      return
     }
     var clicksBefore = 0
     change(

@@ -184,14 +184,22 @@ public final class AdManager {
     servingCounter += 1
     let serving = servingCounter
     servingInline = serving
-    store.insert(ads) { [self] in
+    store.insert(ads) { [self] kept in
       if servingInline == serving {
         servingInline = nil
       } else if servingLoads.removeValue(forKey: serving) == nil {
-        for ad in ads { release(ad) { _ in } }
+        if case .success = kept { for ad in ads { release(ad) { _ in } } }
         return
       }
-      completion(.success((ads, loaded.responseInfo)))
+      switch kept {
+      case .success: completion(.success((ads, loaded.responseInfo)))
+      case .failure(let unavailable):
+        completion(
+          .failure(
+            AdLoadError(
+              code: .internalError, message: "The ads could not be kept: \(unavailable.reason)",
+              responseInfo: loaded.responseInfo, unavailableStore: unavailable)))
+      }
     }
     // Not kept yet: the owner may leave before the store answers.
     if servingInline == serving {
@@ -235,7 +243,31 @@ public final class AdManager {
 
   // MARK: Reading ads
 
-  /// The live ad `adId`, after noticing a video that has played to its end.
+  /// Hands `reply` the live ad `adId`, after noticing a video that has played to its end:
+  /// at once from a store in this process; from a shared store (a fleet) after it looked the
+  /// ad up, wherever it was loaded, with its state as it is now.
+  ///
+  /// Fails with ``AdObjectError/adNotFound(adId:)`` when unknown or released, and
+  /// ``AdObjectError/storeUnavailable(adId:_:)`` when a shared store cannot be reached.
+  public func withAd(_ adId: String, _ reply: @escaping Reply<NativeAd>) {
+    guard store.isShared else {
+      return reply(Result { () throws(AdObjectError) in try ad(adId) })
+    }
+    store.find(adId) { [self] found in
+      switch found {
+      case .success(let ad?): reply(.success(settled(ad)))
+      case .success(nil): reply(.failure(.adNotFound(adId: adId)))
+      case .failure(let unavailable): reply(.failure(.storeUnavailable(adId: adId, unavailable)))
+      }
+    }
+  }
+
+  /// Whether every ad is in this process (then ``ad(_:)`` is the whole truth and reads need
+  /// not wait).
+  public var adsAreLocal: Bool { !store.isShared }
+
+  /// The live ad `adId` held by this process, after noticing a video that has played to its
+  /// end. With a shared store (``adsAreLocal`` false) use ``withAd(_:_:)``.
   ///
   /// - Throws: ``AdObjectError/adNotFound(adId:)`` when unknown or released.
   public func ad(_ adId: String) throws(AdObjectError) -> NativeAd {
@@ -258,26 +290,36 @@ public final class AdManager {
     return ad
   }
 
-  /// The text asset of ad `adId` under `key` (``NativeAd/string(forKey:)``); nil when it has
-  /// none. Expired and muted ads still answer.
+  /// The text asset of ad `adId` (held by this process) under `key`
+  /// (``NativeAd/string(forKey:)``); nil when it has none. Expired and muted ads still answer.
   public func string(forKey key: String, adId: String) throws(AdObjectError) -> String? {
     try ad(adId).string(forKey: key)
   }
 
-  /// The video controller of ad `adId` now; nil without video.
+  /// The video controller of ad `adId` (held by this process) now; nil without video.
   public func videoState(adId: String) throws(AdObjectError) -> VideoControllerState? {
     try ad(adId).video(at: clock.now())
+  }
+
+  /// The video controller of ad `adId`, wherever it is kept (``withAd(_:_:)``), now; nil
+  /// without video.
+  public func videoState(adId: String, reply: @escaping Reply<VideoControllerState?>) {
+    withAd(adId) { [clock] in reply($0.map { $0.video(at: clock.now()) }) }
   }
 
   // MARK: Changing ads
 
   /// Applies `change` to `ad` through the store, then records its events and sends its
-  /// messages, in order; `completion` gets the transition.
-  func change(_ ad: NativeAd, _ change: AdChange, completion: @escaping (AdTransition) -> Void) {
+  /// messages, in order; `completion` gets the transition, or why the store could not apply
+  /// it.
+  func change(
+    _ ad: NativeAd, _ change: AdChange,
+    completion: @escaping (Result<AdTransition, StoreUnavailable>) -> Void
+  ) {
     let now = clock.now()
-    store.apply(change, to: ad, at: now) { [self] transition in
-      route(transition.effects, of: ad, at: now)
-      completion(transition)
+    store.apply(change, to: ad, at: now) { [self] applied in
+      if case .success(let transition) = applied { route(transition.effects, of: ad, at: now) }
+      completion(applied)
     }
   }
 
@@ -285,18 +327,25 @@ public final class AdManager {
   /// with `outcome` of the transition.
   func change<T>(
     adId: String, reply: @escaping Reply<T>,
-    _ validate: (NativeAd) throws(AdObjectError) -> AdChange,
+    _ validate: @escaping (NativeAd) throws(AdObjectError) -> AdChange,
     outcome: @escaping (AdTransition, NativeAd) -> T
   ) {
-    let ad: NativeAd
-    let request: AdChange
-    do {
-      ad = try self.ad(adId)
-      request = try validate(ad)
-    } catch {
-      return reply(.failure(error))
+    withAd(adId) { [self] found in
+      let ad: NativeAd
+      let request: AdChange
+      do throws(AdObjectError) {
+        ad = try found.get()
+        request = try validate(ad)
+      } catch {
+        return reply(.failure(error))
+      }
+      change(ad, request) { applied in
+        switch applied {
+        case .success(let transition): reply(.success(outcome(transition, ad)))
+        case .failure(let unavailable): reply(.failure(.storeUnavailable(adId: adId, unavailable)))
+        }
+      }
     }
-    change(ad, request) { transition in reply(.success(outcome(transition, ad))) }
   }
 
   private func route(_ effects: [AdEffect], of ad: NativeAd, at now: Double) {
@@ -325,7 +374,9 @@ public final class AdManager {
   /// returns whether it was recorded (as far as the store has answered by now).
   func adapterReported(_ change: AdChange, on ad: NativeAd) -> Bool {
     var recorded = false
-    self.change(ad, change) { recorded = $0.outcome.changed }
+    self.change(ad, change) { applied in
+      if case .success(let transition) = applied { recorded = transition.outcome.changed }
+    }
     return recorded
   }
 
@@ -335,13 +386,12 @@ public final class AdManager {
   /// ``AdObjectError/adNotFound(adId:)``. Works on expired and muted ads too. A mediated ad
   /// with a registered ad view tells its adapter ``MediatedNativeAdForwarding/didUntrackView(adId:)``.
   public func release(adId: String, completion: @escaping Reply<Void>) {
-    let ad: NativeAd
-    do {
-      ad = try self.ad(adId)
-    } catch {
-      return completion(.failure(error))
+    withAd(adId) { [self] found in
+      switch found {
+      case .success(let ad): release(ad, completion: completion)
+      case .failure(let error): completion(.failure(error))
+      }
     }
-    release(ad, completion: completion)
   }
 
   /// Releases every ad loaded by `owner` (its connection closed), in ad ID order; returns how
@@ -355,9 +405,14 @@ public final class AdManager {
 
   private func release(_ ad: NativeAd, completion: @escaping Reply<Void>) {
     let now = clock.now()
-    store.release(ad, at: now) { [self] transition in
-      route(transition.effects, of: ad, at: now)
-      completion(.success(()))
+    store.release(ad, at: now) { [self] released in
+      switch released {
+      case .success(let transition):
+        route(transition.effects, of: ad, at: now)
+        completion(.success(()))
+      case .failure(let unavailable):
+        completion(.failure(.storeUnavailable(adId: ad.id, unavailable)))
+      }
     }
   }
 }

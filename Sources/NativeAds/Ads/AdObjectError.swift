@@ -16,13 +16,16 @@ public enum AdObjectError: Error, Sendable, Equatable {
   case muteNotOffered(adId: String)
   /// Mute This Ad with a reason the ad does not offer.
   case invalidMuteReason(adId: String, reason: String, offered: [String])
+  /// The shared store the ad lives in (a fleet's Redis) could not be reached in time.
+  case storeUnavailable(adId: String, StoreUnavailable)
 
   /// The ad the error is about.
   public var adId: String {
     switch self {
     case .adNotFound(let adId), .assetNotFound(let adId, _), .wrongAdKind(let adId, _),
       .invalidAssetKey(let adId, _, _, _), .mediaViewNotClickable(let adId, _),
-      .muteNotOffered(let adId), .invalidMuteReason(let adId, _, _):
+      .muteNotOffered(let adId), .invalidMuteReason(let adId, _, _),
+      .storeUnavailable(let adId, _):
       adId
     }
   }

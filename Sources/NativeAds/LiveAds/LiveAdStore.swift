@@ -1,29 +1,38 @@
 /// Where the live ads and their recorded state are kept: in this process's memory
 /// (``InMemoryLiveAdStore``), or, for a fleet of processes, somewhere they share.
 ///
-/// Reads of an ad this process holds are synchronous (``ad(_:)``); everything that records
-/// answers through a completion, which an implementation may call at once or later (after a
-/// round trip to a shared store), always on the event loop thread. A change is applied
+/// Everything that records answers through a completion, which an implementation may call at
+/// once or later (after a round trip to a shared store), always on the event loop thread, and
+/// with ``StoreUnavailable`` when the shared store cannot be reached. A change is applied
 /// atomically: ``AdState/apply(_:to:at:)`` on the state as it is, and the state it leaves is
-/// what the next change sees.
+/// what the next change sees, whichever process makes it.
 public protocol LiveAdStore: AnyObject {
-  /// The live ad `id` held by this process, or nil (unknown or released).
+  /// Whether other processes share the ads: then an ad may be loaded, changed or released
+  /// elsewhere, and every call naming one finds it through ``find(_:completion:)``. False for
+  /// a store in this process only, whose ``ad(_:)`` is the whole truth.
+  var isShared: Bool { get }
+  /// The live ad `id` held by this process, or nil (unknown here, or released).
   func ad(_ id: String) -> NativeAd?
   /// The same, by the UTF-8 bytes of the ID (requests carry the ID as bytes; a store can look
   /// it up without making a `String`).
   func ad(utf8 id: UnsafeBufferPointer<UInt8>) -> NativeAd?
   /// Every live ad held by this process, in no particular order.
   var ads: [NativeAd] { get }
+  /// The live ad `id` wherever it was loaded, with its state as it is now; nil when unknown
+  /// or released.
+  func find(_ id: String, completion: @escaping (Result<NativeAd?, StoreUnavailable>) -> Void)
   /// Keeps newly loaded ads; `completion` runs once they are kept.
-  func insert(_ ads: [NativeAd], completion: @escaping () -> Void)
+  func insert(
+    _ ads: [NativeAd], completion: @escaping (Result<Void, StoreUnavailable>) -> Void)
   /// Applies `change` to the state of `ad` at time `now` and hands back what happened.
   func apply(
     _ change: AdChange, to ad: NativeAd, at now: Double,
-    completion: @escaping (AdTransition) -> Void)
+    completion: @escaping (Result<AdTransition, StoreUnavailable>) -> Void)
   /// Releases `ad`: applies ``AdChange/release`` and forgets it, atomically (later lookups do
   /// not find it), then hands back what happened.
   func release(
-    _ ad: NativeAd, at now: Double, completion: @escaping (AdTransition) -> Void)
+    _ ad: NativeAd, at now: Double,
+    completion: @escaping (Result<AdTransition, StoreUnavailable>) -> Void)
 }
 
 extension LiveAdStore {
@@ -40,6 +49,8 @@ public final class InMemoryLiveAdStore: LiveAdStore {
   /// An empty store.
   public init() {}
 
+  public var isShared: Bool { false }
+
   public func ad(_ id: String) -> NativeAd? {
     var id = id
     return id.withUTF8 { table.ad(utf8: $0) }
@@ -49,25 +60,34 @@ public final class InMemoryLiveAdStore: LiveAdStore {
 
   public var ads: [NativeAd] { table.ads }
 
-  public func insert(_ ads: [NativeAd], completion: @escaping () -> Void) {
+  public func find(
+    _ id: String, completion: @escaping (Result<NativeAd?, StoreUnavailable>) -> Void
+  ) {
+    completion(.success(ad(id)))
+  }
+
+  public func insert(
+    _ ads: [NativeAd], completion: @escaping (Result<Void, StoreUnavailable>) -> Void
+  ) {
     for ad in ads { table.insert(ad) }
-    completion()
+    completion(.success(()))
   }
 
   public func apply(
     _ change: AdChange, to ad: NativeAd, at now: Double,
-    completion: @escaping (AdTransition) -> Void
+    completion: @escaping (Result<AdTransition, StoreUnavailable>) -> Void
   ) {
     // In place: the state is not copied out and back.
-    completion(ad.state.apply(change, to: ad, at: now))
+    completion(.success(ad.state.apply(change, to: ad, at: now)))
   }
 
   public func release(
-    _ ad: NativeAd, at now: Double, completion: @escaping (AdTransition) -> Void
+    _ ad: NativeAd, at now: Double,
+    completion: @escaping (Result<AdTransition, StoreUnavailable>) -> Void
   ) {
     let transition = ad.state.apply(.release, to: ad, at: now)
     table.remove(ad.id)
     ad.isReleased = true
-    completion(transition)
+    completion(.success(transition))
   }
 }

@@ -10,11 +10,18 @@ public struct AdLoadError: Error, Sendable {
   public var message: String
   /// What the load did; failures carry response info too.
   public var responseInfo: ResponseInfo
+  /// Set when the load filled but its ads could not be kept: the shared store (a fleet's
+  /// Redis) was out of reach. The RPC layer answers `-32003` then, not a load error.
+  public var unavailableStore: StoreUnavailable?
 
   /// Creates a load error.
-  public init(code: GADErrorCode, message: String, responseInfo: ResponseInfo) {
+  public init(
+    code: GADErrorCode, message: String, responseInfo: ResponseInfo,
+    unavailableStore: StoreUnavailable? = nil
+  ) {
     self.code = code
     self.message = message
     self.responseInfo = responseInfo
+    self.unavailableStore = unavailableStore
   }
 }

@@ -17,11 +17,9 @@ enum ImageForKey: ServiceMethod {
   static func handle(_ request: AdKeyRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let manager = context.service.manager
-    let ad = try AdObjectError.reported(by: name) { () throws(AdObjectError) in
-      try request.adId.withUTF8 { (id) throws(AdObjectError) in try manager.ad(utf8: id) }
+    let key = request.key.string
+    try context.answer(about: request.adId.string, name, into: &w) { ad, w in
+      AdJSON.write(ad.image(forKey: key), withData: !ad.options.disableImageLoading, into: &w)
     }
-    AdJSON.write(
-      ad.image(forKey: request.key.string), withData: !ad.options.disableImageLoading, into: &w)
   }
 }

@@ -15,12 +15,20 @@ enum StringForKey: ServiceMethod {
   static func handle(_ request: AdKeyRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    // One lookup (the ad), then a copy of the pre-encoded text.
     let manager = context.service.manager
+    let texts = context.service.creativeJSON
+    guard manager.adsAreLocal else {
+      // A fleet: the ad may live in another process; the reply waits for the store.
+      var key = request.key.string
+      return try context.answer(about: request.adId.string, name, into: &w) { ad, w in
+        key.withUTF8 { texts.encoded(ad).writeText(forKey: $0, of: ad, into: &w) }
+      }
+    }
+    // One lookup (the ad), then a copy of the pre-encoded text.
     let ad = try AdObjectError.reported(by: name) { () throws(AdObjectError) in
       try request.adId.withUTF8 { (id) throws(AdObjectError) in try manager.ad(utf8: id) }
     }
-    let encoded = context.service.creativeJSON.encoded(ad)
+    let encoded = texts.encoded(ad)
     request.key.withUTF8 { encoded.writeText(forKey: $0, of: ad, into: &w) }
   }
 }

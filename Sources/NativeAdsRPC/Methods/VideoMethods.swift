@@ -77,15 +77,13 @@ enum GetVideoState: ServiceMethod {
     throws(RPCError)
   {
     let manager = context.service.manager
-    let state = try AdObjectError.reported(by: name) { () throws(AdObjectError) in
-      try manager.videoState(adId: request.adId)
-    }
-    guard let state else {
-      w.null()
-      return
-    }
-    w.beginObject()
-    AdJSON.writeVideoMembers(state, into: &w)
-    w.endObject()
+    try context.answer(
+      name, into: &w, { manager.videoState(adId: request.adId, reply: $0) },
+      write: { state, w in
+        guard let state else { return w.null() }
+        w.beginObject()
+        AdJSON.writeVideoMembers(state, into: &w)
+        w.endObject()
+      })
   }
 }

@@ -13,25 +13,53 @@ final class HeldLiveAdStore: LiveAdStore {
   /// The calls held, oldest first: `insert`, `apply <change>`, `remove`.
   var heldCalls: [String] { held.map(\.description) }
 
+  /// Whether lookups are held too (a fleet's store, where an ad may live in another process).
+  let isShared: Bool
+  /// When set, every call released from now on fails with it (the store went out of reach).
+  var unavailable: StoreUnavailable?
+
+  init(isShared: Bool = false) {
+    self.isShared = isShared
+  }
+
   func ad(_ id: String) -> NativeAd? { kept.ad(id) }
 
   var ads: [NativeAd] { kept.ads }
 
-  func insert(_ ads: [NativeAd], completion: @escaping () -> Void) {
-    hold("insert") { [kept] in kept.insert(ads, completion: completion) }
+  func find(_ id: String, completion: @escaping (Result<NativeAd?, StoreUnavailable>) -> Void) {
+    hold("find") { [kept, unowned self] in
+      if let unavailable { return completion(.failure(unavailable)) }
+      kept.find(id, completion: completion)
+    }
+  }
+
+  func insert(
+    _ ads: [NativeAd], completion: @escaping (Result<Void, StoreUnavailable>) -> Void
+  ) {
+    hold("insert") { [kept, unowned self] in
+      if let unavailable { return completion(.failure(unavailable)) }
+      kept.insert(ads, completion: completion)
+    }
   }
 
   func apply(
     _ change: AdChange, to ad: NativeAd, at now: Double,
-    completion: @escaping (AdTransition) -> Void
+    completion: @escaping (Result<AdTransition, StoreUnavailable>) -> Void
   ) {
-    hold("apply \(Self.name(of: change))") { [kept] in
+    hold("apply \(Self.name(of: change))") { [kept, unowned self] in
+      if let unavailable { return completion(.failure(unavailable)) }
       kept.apply(change, to: ad, at: now, completion: completion)
     }
   }
 
-  func release(_ ad: NativeAd, at now: Double, completion: @escaping (AdTransition) -> Void) {
-    hold("release") { [kept] in kept.release(ad, at: now, completion: completion) }
+  func release(
+    _ ad: NativeAd, at now: Double,
+    completion: @escaping (Result<AdTransition, StoreUnavailable>) -> Void
+  ) {
+    hold("release") { [kept, unowned self] in
+      if let unavailable { return completion(.failure(unavailable)) }
+      kept.release(ad, at: now, completion: completion)
+    }
   }
 
   /// Answers the oldest held call; returns its description (nil when none was held).
@@ -86,7 +114,7 @@ final class HeldLiveAdStore: LiveAdStore {
 /// with a manual clock, and clients on it (as ``ServiceHarness``).
 final class HeldStoreHarness {
   let clock = ManualClock()
-  let store = HeldLiveAdStore()
+  let store: HeldLiveAdStore
   let manager: AdManager
   let dispatcher = Dispatcher()
   let service: NativeAdsService
@@ -95,7 +123,9 @@ final class HeldStoreHarness {
   /// other until the session closes, as the server closes it when its connection closes).
   private var sessions: [RPCSession] = []
 
-  init() {
+  /// `shared`: lookups are held too, as in a fleet.
+  init(shared: Bool = false) {
+    store = HeldLiveAdStore(isShared: shared)
     manager = AdManager(
       inventory: StoreLoader.builtInInventory(), clock: clock, seed: 42, store: store)
     service = NativeAdsService(manager: manager, dispatcher: dispatcher)

@@ -1,0 +1,13 @@
+/// A shared store (a fleet's Redis) could not be reached in time: the call cannot be served
+/// now, and nothing it asked for happened unless a later read shows it did. The RPC layer
+/// answers `-32003` `Store unavailable` (contract section 11).
+public struct StoreUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
+  /// Why, for the error's data and the logs ("Redis did not answer within 2000 ms").
+  public var reason: String
+
+  public init(reason: String) {
+    self.reason = reason
+  }
+
+  public var description: String { "store unavailable: \(reason)" }
+}
