@@ -91,6 +91,12 @@ let package = Package(
         .embedInCode("Resources/builtin-store.json"),
         .embedInCode("Resources/openrpc-examples.json"),
       ], swiftSettings: hotPath),
+    .target(
+      name: "Fleet",
+      dependencies: [
+        "NativeAds", "NativeAdsRPC", "JSONRPC", "PNGImages", "RedisClient", "UVTransport",
+      ],
+      swiftSettings: hotPath),
     .executableTarget(
       name: "native-ads",
       dependencies: ["UVTransport", "NativeAdsRPC", "JSONRPC", "NativeAds"],
@@ -107,6 +113,9 @@ let package = Package(
       dependencies: ["NativeAdsRPC", "JSONRPC", "NativeAds", "PNGImages"]),
     .target(name: "LoopTestSupport", dependencies: ["UVTransport"], path: "Tests/LoopTestSupport"),
     .testTarget(name: "UVTransportTests", dependencies: ["UVTransport", "LoopTestSupport"]),
+    .testTarget(
+      name: "FleetTests",
+      dependencies: ["Fleet", "NativeAds", "NativeAdsRPC", "JSONRPC", "LoopTestSupport"]),
     .testTarget(
       name: "RedisClientTests", dependencies: ["RedisClient", "UVTransport", "LoopTestSupport"]),
   ],

@@ -1,11 +1,18 @@
 import JSONRPC
 
 /// Standard base64 (RFC 4648, with padding), written straight into a JSON buffer.
-enum Base64 {
+public enum Base64 {
   private static let alphabet: [UInt8] = Array(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
   /// Appends the encoding of `input` to `out`.
+  /// `input` as base64 text.
+  public static func encode(_ input: [UInt8]) -> String {
+    var out = ByteBuffer()
+    encode(input, into: &out)
+    return String(decoding: out, as: UTF8.self)
+  }
+
   static func encode(_ input: [UInt8], into out: inout ByteBuffer) {
     let length = (input.count + 2) / 3 * 4
     out.appendUninitialized(count: length) { o in
@@ -44,7 +51,7 @@ enum Base64 {
   }
 
   /// Decodes standard base64 (padding optional, no whitespace); `nil` when malformed.
-  static func decode(_ text: String) -> [UInt8]? {
+  public static func decode(_ text: String) -> [UInt8]? {
     var out: [UInt8] = []
     out.reserveCapacity(text.utf8.count / 4 * 3)
     var accumulator: UInt32 = 0

@@ -6,9 +6,9 @@
 /// time `t` is `stored.currentTime + (t - anchor)`, capped at the duration (then `ended`).
 public struct VideoPlayer: Sendable, Equatable {
   /// The controller as of ``anchor``.
-  private var stored: VideoControllerState
+  var stored: VideoControllerState
   /// When ``stored`` was taken (the clock time playback last started or changed).
-  private var anchor: Double
+  var anchor: Double
 
   /// A stopped controller at 0, anchored at `now`.
   public init(_ state: VideoControllerState, at now: Double) {
