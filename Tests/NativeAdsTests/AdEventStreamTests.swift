@@ -369,9 +369,10 @@ private final class EventsOnlyObserver: AdEventObserver {
 
   @Test func theCompletionQueryAnswersBeforeReturning() {
     let log = makeLog(capacity: 3, events: 1...5)
-    var answered: [Int]?
-    log.events(matching: AdEventQuery(since: 3, limit: 10)) { answered = $0.map(\.sequence) }
-    #expect(answered == [4, 5])
+    var answered: AdEventPage?
+    log.events(matching: AdEventQuery(since: 3, limit: 10)) { answered = try? $0.get() }
+    #expect(answered?.events.map(\.sequence) == [4, 5])
+    #expect(answered?.lastSequence == 5)
   }
 
   @Test func aLogSubscribedToAStreamKeepsWhatItPublishes() {

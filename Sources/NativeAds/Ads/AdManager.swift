@@ -318,7 +318,7 @@ public final class AdManager {
   ) {
     let now = clock.now()
     store.apply(change, to: ad, at: now) { [self] applied in
-      if case .success(let transition) = applied { route(transition.effects, of: ad, at: now) }
+      if case .success(let transition) = applied { route(transition, of: ad, at: now) }
       completion(applied)
     }
   }
@@ -342,32 +342,51 @@ public final class AdManager {
       change(ad, request) { applied in
         switch applied {
         case .success(let transition): reply(.success(outcome(transition, ad)))
+        case .failure(let unavailable) where unavailable.adIsGone:
+          reply(.failure(.adNotFound(adId: adId)))
         case .failure(let unavailable): reply(.failure(.storeUnavailable(adId: adId, unavailable)))
         }
       }
     }
   }
 
-  private func route(_ effects: [AdEffect], of ad: NativeAd, at now: Double) {
-    for effect in effects {
+  /// Records the transition's events and sends its messages, in order (unless a shared store
+  /// delivered them already).
+  private func route(_ transition: AdTransition, of ad: NativeAd, at now: Double) {
+    guard !transition.effectsDelivered else { return }
+    var sequences = transition.eventSequences?.makeIterator()
+    for effect in transition.effects {
       switch effect {
       case .event(let kind, let assetKey, let reason):
-        eventStream.publish(kind, on: ad, assetKey: assetKey, reason: reason, at: now)
+        eventStream.publish(
+          kind, on: ad, assetKey: assetKey, reason: reason, at: now, sequence: sequences?.next())
       case .customClick(let assetID, let owner):
         eventStream.publishCustomClick(on: ad.id, assetID: assetID, for: owner)
       case .adapter(let notice):
-        guard let forwarding = ad.mediation?.forwarding else { continue }
-        switch notice {
-        case .didRecordImpression: forwarding.didRecordImpression(adId: ad.id)
-        case .didRecordClick(let key): forwarding.didRecordClickOnAsset(named: key, adId: ad.id)
-        case .handleImpression: forwarding.handleImpression(adId: ad.id)
-        case .handleClick(let key): forwarding.handleClick(assetKey: key, adId: ad.id)
-        case .didRender(let clickable, let nonclickable):
-          forwarding.didRender(adId: ad.id, clickable: clickable, nonclickable: nonclickable)
-        case .didUntrackView: forwarding.didUntrackView(adId: ad.id)
-        }
+        tell(ad, notice)
       }
     }
+  }
+
+  /// Tells the adapter of mediated ad `ad` (held here, with its forwarding) `notice`.
+  private func tell(_ ad: NativeAd, _ notice: AdapterNotice) {
+    guard let forwarding = ad.mediation?.forwarding else { return }
+    switch notice {
+    case .didRecordImpression: forwarding.didRecordImpression(adId: ad.id)
+    case .didRecordClick(let key): forwarding.didRecordClickOnAsset(named: key, adId: ad.id)
+    case .handleImpression: forwarding.handleImpression(adId: ad.id)
+    case .handleClick(let key): forwarding.handleClick(assetKey: key, adId: ad.id)
+    case .didRender(let clickable, let nonclickable):
+      forwarding.didRender(adId: ad.id, clickable: clickable, nonclickable: nonclickable)
+    case .didUntrackView: forwarding.didUntrackView(adId: ad.id)
+    }
+  }
+
+  /// Another process of a fleet changed mediated ad `adId`, which this process loaded: tells
+  /// its adapter `notice`, as ``route(_:of:at:)`` would have here.
+  public func deliver(_ notice: AdapterNotice, toAdapterOf adId: String) {
+    guard let ad = store.ad(adId) else { return }
+    tell(ad, notice)
   }
 
   /// An adapter reported `change` (``AdChange/adapterImpression``...) on the ad it mapped;
@@ -408,8 +427,10 @@ public final class AdManager {
     store.release(ad, at: now) { [self] released in
       switch released {
       case .success(let transition):
-        route(transition.effects, of: ad, at: now)
+        route(transition, of: ad, at: now)
         completion(.success(()))
+      case .failure(let unavailable) where unavailable.adIsGone:
+        completion(.failure(.adNotFound(adId: ad.id)))
       case .failure(let unavailable):
         completion(.failure(.storeUnavailable(adId: ad.id, unavailable)))
       }

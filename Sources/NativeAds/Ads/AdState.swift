@@ -84,6 +84,18 @@ public struct AdTransition: Sendable, Equatable {
   public var outcome: AdOutcome
   /// The events to record and the messages to send, in order.
   public var effects: [AdEffect]
+  /// The sequence numbers a shared store gave the ``AdEffect/event(_:assetKey:reason:)``
+  /// effects, in order (a fleet numbers its events once for all processes); nil when this
+  /// process numbers them.
+  public var eventSequences: [Int]? = nil
+  /// True when a shared store delivered the effects itself (another process published them
+  /// first): this process then routes none of them.
+  public var effectsDelivered = false
+
+  public init(outcome: AdOutcome, effects: [AdEffect]) {
+    self.outcome = outcome
+    self.effects = effects
+  }
 }
 
 /// The answer to one ``AdChange``.

@@ -28,8 +28,24 @@ public struct AdEventQuery: Sendable, Equatable {
 /// process (``InMemoryAdEventLog``) or, for a fleet, where every process writes. It subscribes
 /// to the ``AdEventStream``; queries answer through a completion, now or later.
 public protocol AdEventLog: AdEventObserver {
-  /// The kept events matching `query`, oldest first.
-  func events(matching query: AdEventQuery, completion: @escaping ([AdEvent]) -> Void)
+  /// The kept events matching `query`, oldest first, and the sequence number of the latest
+  /// event recorded (matching or not); fails when a shared log cannot be reached.
+  func events(
+    matching query: AdEventQuery,
+    completion: @escaping (Result<AdEventPage, StoreUnavailable>) -> Void)
+}
+
+/// What a query of the log finds.
+public struct AdEventPage: Sendable, Equatable {
+  /// The matching events, oldest first.
+  public var events: [AdEvent]
+  /// The sequence number of the latest event recorded, 0 before the first.
+  public var lastSequence: Int
+
+  public init(events: [AdEvent], lastSequence: Int) {
+    self.events = events
+    self.lastSequence = lastSequence
+  }
 }
 
 /// The last ``capacity`` events, in memory. Queries answer before the call returns.
@@ -40,6 +56,8 @@ public final class InMemoryAdEventLog: AdEventLog {
   /// long as the kept part, so dropping is amortised O(1).
   private var storage: [AdEvent] = []
   private var start = 0
+  /// The sequence number of the latest event recorded.
+  public private(set) var lastSequence = 0
 
   /// A log keeping the last `capacity` events (at least 0).
   public init(capacity: Int) {
@@ -50,6 +68,7 @@ public final class InMemoryAdEventLog: AdEventLog {
   public var events: [AdEvent] { Array(storage[start...]) }
 
   public func adEventRecorded(_ event: AdEvent) {
+    lastSequence = max(lastSequence, event.sequence)
     storage.append(event)
     guard storage.count - start > capacity else { return }
     start += 1
@@ -59,8 +78,11 @@ public final class InMemoryAdEventLog: AdEventLog {
     }
   }
 
-  public func events(matching query: AdEventQuery, completion: @escaping ([AdEvent]) -> Void) {
-    completion(events(matching: query))
+  public func events(
+    matching query: AdEventQuery,
+    completion: @escaping (Result<AdEventPage, StoreUnavailable>) -> Void
+  ) {
+    completion(.success(AdEventPage(events: events(matching: query), lastSequence: lastSequence)))
   }
 
   /// The kept events matching `query`, oldest first.

@@ -28,22 +28,30 @@ public final class AdEventStream {
     subscribers.removeAll { $0.observer == nil || $0.observer === observer }
   }
 
-  /// Numbers and publishes an event about `ad`.
+  /// Numbers and publishes an event about `ad`; `sequence` is the number a shared store gave
+  /// it (a fleet's), else the next one here.
   @discardableResult
   func publish(
-    _ kind: AdEventKind, on ad: NativeAd, assetKey: String?, reason: String?, at time: Double
+    _ kind: AdEventKind, on ad: NativeAd, assetKey: String?, reason: String?, at time: Double,
+    sequence: Int? = nil
   ) -> AdEvent {
-    lastSequence += 1
     let event = AdEvent(
-      sequence: lastSequence, adId: ad.id, owner: ad.owner, event: kind, assetKey: assetKey,
-      reason: reason, time: time)
-    for subscriber in subscribers { subscriber.observer?.adEventRecorded(event) }
+      sequence: sequence ?? lastSequence + 1, adId: ad.id, owner: ad.owner, event: kind,
+      assetKey: assetKey, reason: reason, time: time)
+    deliver(event)
     return event
+  }
+
+  /// Publishes an event already numbered and recorded elsewhere: by another process of a
+  /// fleet, for a connection of this one.
+  public func deliver(_ event: AdEvent) {
+    lastSequence = max(lastSequence, event.sequence)
+    for subscriber in subscribers { subscriber.observer?.adEventRecorded(event) }
   }
 
   /// Publishes a click handed to the custom click handler `owner` enabled (after the click's
   /// `didRecordClick`).
-  func publishCustomClick(on adId: String, assetID: String, for owner: OwnerID) {
+  public func publishCustomClick(on adId: String, assetID: String, for owner: OwnerID) {
     for subscriber in subscribers {
       subscriber.observer?.customClick(on: adId, assetID: assetID, for: owner)
     }

@@ -49,10 +49,9 @@ enum GetEvents: ServiceMethod {
     let query = AdEventQuery(
       adId: request.adId, name: request.event, since: request.since, limit: request.limit)
     try context.answer(
-      into: &w, error: { (_: Never) -> RPCError in },
-      { done in manager.eventLog.events(matching: query) { done(.success($0)) } },
-      write: { events, w in write(events, lastSequence: manager.eventStream.lastSequence, into: &w)
-      })
+      into: &w, error: { (unavailable: StoreUnavailable) in unavailable.rpcError() },
+      { done in manager.eventLog.events(matching: query, completion: done) },
+      write: { page, w in write(page.events, lastSequence: page.lastSequence, into: &w) })
   }
 
   static func write(_ events: [AdEvent], lastSequence: Int, into w: inout JSONWriter) {
