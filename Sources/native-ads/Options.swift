@@ -1,5 +1,7 @@
+import Fleet
 import JSONRPC
 import NativeAdsRPC
+import RedisClient
 import UVTransport
 
 /// The command line. Every limit of the service is a flag.
@@ -26,6 +28,12 @@ struct Options {
   var mediationDeadlineMilliseconds: UInt64 = 10_000
   /// `--write-schemas DIR`: write the generated `schemas/` files and exit.
   var writeSchemasTo: String?
+  /// `--redis URL`: join a fleet on that Redis.
+  var redis: RedisAddress?
+  /// `--fleet NAME`.
+  var fleet = "default"
+  var redisOptions = RedisOptions()
+  var fleetOptions = FleetOptions()
 
   static let version = "native-ads 0.1.0 (wire contract 1)"
 
@@ -72,6 +80,18 @@ struct Options {
       --max-events N             Events kept in the log for getEvents (default 100000).
       --mediation-deadline-ms N  Longest a waterfall load may take (default 10000); units
                                  may set their own (deadlineMs).
+
+    FLEET (docs/fleet.md):
+      --redis URL                Share the live ads and the event log with every process
+                                 started with the same Redis and --fleet: URL is
+                                 redis://[[USER]:PASSWORD@]HOST:PORT[/DB] or unix:PATH.
+                                 Serving starts once the fleet is joined.
+      --fleet NAME               The fleet to join (default "default").
+      --redis-timeout-ms N       Longest wait for a Redis reply, or to connect (default 2000):
+                                 past it, calls that need Redis answer -32003 and the
+                                 connection is made again.
+      --fleet-expired-ad-ttl-s N How long an expired ad stays in Redis, answering reads and
+                                 saying expired (default 3600).
 
     LIFECYCLE:
       --parent-pid PID           Exit (status 0, replies in flight flushed) within a second of
@@ -169,7 +189,29 @@ struct Options {
       case "--with-builtin": o.withBuiltIn = true
       case "--max-store-item-bytes": o.maxStoreItemBytes = try positive(arg)
       case "--write-schemas": o.writeSchemasTo = try value(arg)
-      case "--max-events": o.maxEvents = try positive(arg)
+      case "--max-events":
+        o.maxEvents = try positive(arg)
+        o.fleetOptions.maxEvents = o.maxEvents
+      case "--redis":
+        let text = try value(arg)
+        do {
+          o.redis = try RedisAddress(parsing: text)
+        } catch {
+          throw UsageError(message: "--redis: \(error)")
+        }
+      case "--fleet":
+        let name = try value(arg)
+        guard !name.isEmpty, !name.contains(where: { "{}: ".contains($0) || $0.isNewline }) else {
+          throw UsageError(
+            message: "--fleet must be a non-empty name without {, }, : or spaces, got \"\(name)\"")
+        }
+        o.fleet = name
+      case "--redis-timeout-ms":
+        let ms = UInt64(try positive(arg))
+        o.redisOptions.commandTimeoutMs = ms
+        o.redisOptions.connectTimeoutMs = ms
+      case "--fleet-expired-ad-ttl-s":
+        o.fleetOptions.expiredAdTTLSeconds = Double(try positive(arg))
       case "--mediation-deadline-ms": o.mediationDeadlineMilliseconds = UInt64(try positive(arg))
       case "--seed":
         let text = try value(arg)

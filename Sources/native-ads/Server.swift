@@ -29,16 +29,23 @@ final class Server: ConnectionDelegate {
   /// The process's exit status once the loop ends: 1 after `exit` on stdio without
   /// `shutdown`, else 0.
   private(set) var exitStatus: Int32 = 0
+  /// Added to each connection's number to make its session ID (a fleet's process number in
+  /// the high bits, so that owner IDs are unique across the fleet).
+  private let sessionIDBase: UInt64
+  /// Runs once when the server is done (every connection closed): what else keeps the loop
+  /// alive (a fleet's Redis connections) closes then.
+  var onFinish: (() -> Void)?
 
   init(
     eventLoop: EventLoop, dispatcher: Dispatcher, service: NativeAdsService, options: Options,
-    log: Log
+    log: Log, sessionIDBase: UInt64 = 0
   ) {
     self.eventLoop = eventLoop
     self.dispatcher = dispatcher
     self.service = service
     self.options = options
     self.log = log
+    self.sessionIDBase = sessionIDBase
   }
 
   /// Opens the transports asked for. Throws when a listen address is unusable.
@@ -116,7 +123,7 @@ final class Server: ConnectionDelegate {
 
   @discardableResult
   private func attach(_ connection: Connection) -> RPCSession {
-    let session = RPCSession(id: connection.id, dispatcher: dispatcher)
+    let session = RPCSession(id: sessionIDBase + connection.id, dispatcher: dispatcher)
     session.onOutput = { [unowned self, unowned connection] s in flush(s, to: connection) }
     // Unretained: asked only while the connection delivers a read or a drain, and the session
     // drops the closure when the connection closes (connectionDidClose), before it is freed.
@@ -218,5 +225,8 @@ final class Server: ConnectionDelegate {
     signals.removeAll()
     shutdownTimer?.close()
     shutdownTimer = nil
+    let done = onFinish
+    onFinish = nil
+    done?()
   }
 }

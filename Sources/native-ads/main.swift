@@ -1,3 +1,4 @@
+import Fleet
 import Glibc
 import JSONRPC
 import NativeAds
@@ -38,23 +39,75 @@ func serve(_ options: Options, log: Log) -> Int32 {
     Log.line("native-ads: error: \(error)")
     return 1
   }
-  let manager = AdManager(
-    inventory: inventory, clock: SystemClock(), seed: options.seed,
-    adLifetime: options.adLifetimeSeconds, maxEvents: options.maxEvents)
-  manager.scheduler = LoopScheduler(eventLoop: eventLoop)
-  manager.mediationDeadlineMs = options.mediationDeadlineMilliseconds
-  let dispatcher = Dispatcher(limits: options.rpc)
-  let service = NativeAdsService(manager: manager, dispatcher: dispatcher)
-  let server = Server(
-    eventLoop: eventLoop, dispatcher: dispatcher, service: service, options: options, log: log)
-  do {
-    try server.start()
-  } catch {
-    Log.line("native-ads: error: \(error)")
+  var status: Int32 = 0
+  var server: Server?
+  /// Builds the service on `store` and `eventLog` (the fleet's, or this process's) and starts
+  /// the transports; false when they cannot start.
+  func start(
+    store: (any LiveAdStore)?, eventLog: (any AdEventLog)?, sessionIDBase: UInt64,
+    adIDScope: String = ""
+  ) -> (Server, AdManager)? {
+    let manager = AdManager(
+      inventory: inventory, clock: SystemClock(), seed: options.seed,
+      adLifetime: options.adLifetimeSeconds, maxEvents: options.maxEvents,
+      store: store ?? InMemoryLiveAdStore(), eventLog: eventLog, adIDScope: adIDScope)
+    manager.scheduler = LoopScheduler(eventLoop: eventLoop)
+    manager.mediationDeadlineMs = options.mediationDeadlineMilliseconds
+    let dispatcher = Dispatcher(limits: options.rpc)
+    let service = NativeAdsService(manager: manager, dispatcher: dispatcher)
+    let started = Server(
+      eventLoop: eventLoop, dispatcher: dispatcher, service: service, options: options, log: log,
+      sessionIDBase: sessionIDBase)
+    do {
+      try started.start()
+    } catch {
+      Log.line("native-ads: error: \(error)")
+      status = 1
+      return nil
+    }
+    server = started
+    return (started, manager)
+  }
+
+  if let address = options.redis {
+    let fleet = Fleet(
+      address: address, name: options.fleet, redisOptions: options.redisOptions,
+      options: options.fleetOptions, eventLoop: eventLoop)
+    log.info("fleet \(options.fleet): joining on \(address)")
+    // Until the fleet is joined (Redis may be down), a signal stops the wait.
+    var waiting: [SignalWatcher] = []
+    func stopWaiting() {
+      for watcher in waiting { watcher.close() }
+      waiting.removeAll()
+    }
+    for signum in [SIGINT, SIGTERM] {
+      if let watcher = try? SignalWatcher(
+        eventLoop: eventLoop, signal: signum,
+        { s in
+          log.info("signal \(s) before the fleet was joined: stopping")
+          stopWaiting()
+          fleet.close()
+        })
+      {
+        waiting.append(watcher)
+      }
+    }
+    fleet.join(log: { log.warn($0) }) {
+      stopWaiting()
+      log.info("fleet \(options.fleet): joined as process \(fleet.process)")
+      guard
+        let (started, manager) = start(
+          store: fleet.store, eventLog: fleet.eventLog, sessionIDBase: fleet.ownerBase,
+          adIDScope: "p\(fleet.process)-")
+      else { return fleet.close() }
+      fleet.attach(manager) { log.warn($0) }
+      started.onFinish = { fleet.close() }
+    }
+  } else if start(store: nil, eventLog: nil, sessionIDBase: 0) == nil {
     eventLoop.closeAllHandles()
-    return 1
+    return status
   }
   eventLoop.run()
   eventLoop.closeAllHandles()
-  return server.exitStatus
+  return server?.exitStatus ?? status
 }

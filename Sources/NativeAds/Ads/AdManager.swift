@@ -61,10 +61,13 @@ public final class AdManager {
   ///   - adLifetime: seconds from load to expiry.
   ///   - store: where live ads are kept (in this process's memory by default).
   ///   - eventLog: the event log (by default the last `maxEvents` events, in memory).
+  ///   - adIDScope: put into every ad ID after the prefix (a fleet's process number, so that
+  ///     processes started with the same seed make different IDs).
   public init(
     inventory: Inventory, clock: any AdClock = SystemClock(), seed: UInt64? = nil,
     adLifetime: Double = 3600, maxEvents: Int = 100_000,
-    store: any LiveAdStore = InMemoryLiveAdStore(), eventLog: (any AdEventLog)? = nil
+    store: any LiveAdStore = InMemoryLiveAdStore(), eventLog: (any AdEventLog)? = nil,
+    adIDScope: String = ""
   ) {
     self.inventory = inventory
     self.clock = clock
@@ -78,7 +81,7 @@ public final class AdManager {
     self.seed = seed
     self.adapters = AdapterRegistry()
     var random = SplitMix64(seed: seed)
-    self.adIDPrefix = "ad-" + random.hexIdentifier(length: 6) + "-"
+    self.adIDPrefix = "ad-" + random.hexIdentifier(length: 6) + "-" + adIDScope
     self.random = random
     self.engine = WaterfallEngine(clock: clock)
     self.catalog = AdSourceCatalog(inventory: inventory, adapters: adapters, seed: seed)

@@ -20,6 +20,11 @@ extension NativeAd {
   public func adopt(_ state: AdState) {
     self.state = state
   }
+
+  /// Marks the ad released (by this process, or found released by another).
+  public func markReleased() {
+    isReleased = true
+  }
 }
 
 extension AdState {

@@ -19,7 +19,7 @@ public struct AdEventQuery: Sendable, Equatable {
   }
 
   /// Whether `event` is one the query wants (apart from `since` and `limit`).
-  func matches(_ event: AdEvent) -> Bool {
+  public func matches(_ event: AdEvent) -> Bool {
     (adId == nil || event.adId == adId) && (name == nil || event.event.wireName == name)
   }
 }
