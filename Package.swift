@@ -99,7 +99,9 @@ let package = Package(
       swiftSettings: hotPath),
     .executableTarget(
       name: "native-ads",
-      dependencies: ["UVTransport", "NativeAdsRPC", "JSONRPC", "NativeAds", "Fleet", "RedisClient"],
+      dependencies: [
+        "UVTransport", "NativeAdsRPC", "JSONRPC", "NativeAds", "Fleet", "RedisClient",
+      ],
       swiftSettings: hotPath, linkerSettings: staticCXX + positionDependent
     ),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),

@@ -82,7 +82,8 @@ public final class Fleet {
   /// Starts delivering to `manager` what other processes record for its connections.
   public func attach(_ manager: AdManager, log: @escaping (String) -> Void) {
     let inbox = FleetInbox(
-      connection: inboxConnection, key: keys.inbox(process), blockMs: options.inboxBlockMs)
+      connection: inboxConnection, key: keys.inbox(process), blockMs: options.inboxBlockMs,
+      eventLoop: eventLoop)
     inbox.log = log
     inbox.start(delivering: manager)
     self.inbox = inbox

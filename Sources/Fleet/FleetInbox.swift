@@ -1,5 +1,6 @@
 import NativeAds
 import RedisClient
+import UVTransport
 
 /// This process's inbox: what other processes recorded for its connections (events on the
 /// ads they loaded, clicks for the custom click handlers they set, notices for the adapters of
@@ -20,8 +21,11 @@ final class FleetInbox {
   private(set) var unreadable = 0
   var log: ((String) -> Void)?
 
-  init(connection: RedisConnection, key: String, blockMs: UInt64) {
+  private let retryTimer: LoopTimer
+
+  init(connection: RedisConnection, key: String, blockMs: UInt64, eventLoop: EventLoop) {
     self.connection = connection
+    retryTimer = LoopTimer(eventLoop: eventLoop, keepsLoopAlive: false)
     self.key = key
     self.blockMs = blockMs
     connection.onConnected = { [unowned self] in if !reading { read() } }
@@ -34,6 +38,7 @@ final class FleetInbox {
 
   func close() {
     closed = true
+    retryTimer.close()
     connection.close()
   }
 
@@ -55,8 +60,9 @@ final class FleetInbox {
         deliver(reply)
         read()
       case .failure:
-        // The connection is being made again; onConnected reads on.
-        if connection.state == .connected { read() }
+        // The connection is being made again, and onConnected reads on; if it is up already,
+        // the next read goes a moment later (never from inside this completion).
+        if connection.state == .connected { retryTimer.start(after: 100) { [self] in read() } }
       }
     }
   }
@@ -98,7 +104,11 @@ final class FleetInbox {
     case "event":
       guard let text = fields["s"], let sequence = Int(String(decoding: text, as: UTF8.self))
       else { throw r.fail("has no sequence") }
-      manager.eventStream.deliver(try FleetOutbox.event(r, sequence: sequence))
+      var event = try FleetOutbox.event(r, sequence: sequence)
+      if let stamp = fields["t"].flatMap({ Double(String(decoding: $0, as: UTF8.self)) }) {
+        event.time = stamp
+      }
+      manager.eventStream.deliver(event)
     case "customClick":
       manager.eventStream.publishCustomClick(
         on: try r("adId").string, assetID: try r("assetID").string, for: try r("owner").uint64)

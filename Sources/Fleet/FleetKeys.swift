@@ -23,6 +23,8 @@ struct FleetKeys: Sendable {
   var sequence: String { tag + ":seq" }
   /// The event log: a stream whose entry IDs are `<sequence>-1`.
   var events: String { tag + ":events" }
+  /// The time of the latest event (Redis's clock, never going back).
+  var eventTime: String { tag + ":time" }
   /// The newest published outbox version of ad `id`.
   func published(_ id: String) -> String { tag + ":pub:" + id }
   /// What process `number` is to deliver to its connections (events, custom clicks, adapter

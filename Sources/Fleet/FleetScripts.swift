@@ -62,11 +62,13 @@ struct FleetScript: Sendable {
       """)
 
   /// Publishes the outbox of an ad's change to version `v`, once however many processes try:
-  /// numbers its events, appends them to the fleet's log, and puts what belongs to other
-  /// processes in their inboxes. Answers the events' sequence numbers, or nil when that
-  /// version (or a later one) was published already.
-  /// KEYS: sequence, events, published marker, then one inbox per target of the outbox.
-  /// ARGV: v, max events kept, the publishing process, marker lifetime ms, outbox JSON.
+  /// numbers its events, stamps them with the time of Redis (never earlier than the last
+  /// event's, so that times follow the one order), appends them to the fleet's log, and puts
+  /// what belongs to other processes in their inboxes. Answers the events' sequence numbers,
+  /// or nil when that version (or a later one) was published already.
+  /// KEYS: sequence, events, published marker, last event time, then one inbox per target of
+  /// the outbox. ARGV: v, max events kept, the publishing process, marker lifetime ms, outbox
+  /// JSON.
   static let publish = FleetScript(
     name: "publish",
     body: """
@@ -75,15 +77,21 @@ struct FleetScript: Sendable {
       if last >= v then return false end
       local ob = cjson.decode(ARGV[5])
       local inbox = {}
-      for i, target in ipairs(ob.targets) do inbox[target] = KEYS[3 + i] end
+      for i, target in ipairs(ob.targets) do inbox[target] = KEYS[4 + i] end
+      local clock = redis.call('TIME')
+      local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+      local before = tonumber(redis.call('GET', KEYS[4]) or '0')
+      if now < before then now = before end
+      local t = string.format('%.6f', now)
+      redis.call('SET', KEYS[4], t)
       local seqs = {}
       for i, e in ipairs(ob.events) do
         local n = redis.call('INCR', KEYS[1])
         seqs[i] = n
-        redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], n .. '-1', 'e', e.json)
+        redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], n .. '-1', 'e', e.json, 't', t)
         if e.to ~= ARGV[3] then
           redis.call('XADD', inbox[e.to], 'MAXLEN', '~', 100000, '*', 'k', 'event', 's', n,
-            'e', e.json)
+            'e', e.json, 't', t)
         end
       end
       for _, note in ipairs(ob.notes) do
@@ -92,7 +100,7 @@ struct FleetScript: Sendable {
             note.json)
         end
       end
-      for i = 4, #KEYS do redis.call('PEXPIRE', KEYS[i], 86400000) end
+      for i = 5, #KEYS do redis.call('PEXPIRE', KEYS[i], 86400000) end
       redis.call('SET', KEYS[3], v, 'PX', ARGV[4])
       return seqs
       """)

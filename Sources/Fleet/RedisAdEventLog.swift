@@ -79,14 +79,21 @@ public final class RedisAdEventLog: AdEventLog {
     guard let parts = entry.elements, parts.count == 2, let id = parts[0].text,
       let sequence = Int(id.prefix { $0 != "-" }), let fields = parts[1].elements
     else { return nil }
+    var body: [UInt8]?
+    var time: Double?
     var index = 0
     while index + 1 < fields.count {
-      if fields[index].text == "e", case .string(let bytes) = fields[index + 1] {
-        return try FleetOutbox.event(
-          try SnapshotReader(parsing: bytes, path: "event \(id)"), sequence: sequence)
+      switch fields[index].text {
+      case "e": if case .string(let bytes) = fields[index + 1] { body = bytes }
+      case "t": time = fields[index + 1].text.flatMap(Double.init)
+      default: break
       }
       index += 2
     }
-    return nil
+    guard let body else { return nil }
+    var event = try FleetOutbox.event(
+      try SnapshotReader(parsing: body, path: "event \(id)"), sequence: sequence)
+    if let time { event.time = time }
+    return event
   }
 }

@@ -289,7 +289,8 @@ public final class RedisLiveAdStore: LiveAdStore {
       60_000, Int64((ad.expiresAt + options.expiredAdTTLSeconds - ad.loadedAt) * 1000))
     redis.run(
       .publish,
-      keys: [keys.sequence, keys.events, keys.published(ad.id)] + targets.map(keys.inbox),
+      keys: [keys.sequence, keys.events, keys.published(ad.id), keys.eventTime]
+        + targets.map(keys.inbox),
       arguments: [
         Self.text(String(version)), Self.text(String(options.maxEvents)),
         Self.text(String(process)), Self.text(String(lifetimeMs)), Self.text(outbox.json),

@@ -211,6 +211,10 @@ public final class RedisConnection {
 
   /// Drops the current connection (commands in flight fail with `reason`) and connects again.
   private func lostConnection(_ why: String, reason: RedisError) {
+    // Not connected from here on, before the failed commands' completions run: one that
+    // sends again fails at once instead of writing to the context being freed.
+    state = .waitingToRetry
+    lastFailure = why
     drop(reason)
     failed(why)
   }

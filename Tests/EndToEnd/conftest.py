@@ -19,6 +19,7 @@ import os
 import pytest
 
 from e2e_support import BIN, TRANSPORTS, Server, split_transport
+from redis_support import RedisServer
 
 
 def pytest_collection_modifyitems(config, items):
@@ -137,5 +138,37 @@ def open_conn(server_factory):
         if sync:
             c.sync()
         return c
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    """One real redis-server for the fleet tests (each test uses fleets of its own names)."""
+    server = RedisServer()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def private_redis():
+    """A redis-server of the test's own, for tests that stop, freeze or restart it."""
+    server = RedisServer()
+    yield server
+    server.close()
+
+
+_fleet_names = iter(range(1, 1 << 30))
+
+
+@pytest.fixture
+def fleet_factory(server_factory, redis_server, request):
+    """Starts `n` processes of a fleet (a name of the test's own) on TCP."""
+
+    def make(n: int = 3, *, redis: RedisServer | None = None, name: str | None = None, args=()):
+        fleet = name or f"{request.node.name[:40]}-{next(_fleet_names)}"
+        url = (redis or redis_server).url
+        return [server_factory(stdio=False, tcp=True, args=["--redis", url, "--fleet", fleet, *args])
+                for _ in range(n)]
 
     return make

@@ -152,6 +152,35 @@ import UVTransport
     #expect(loop.runToCompletion())
   }
 
+  @Test func aCommandSentFromTheCompletionOfATimedOutOneFailsAtOnceAsNotConnected() throws {
+    let server = try RedisServer()
+    let loop = try EventLoop()
+    var options = RedisOptions()
+    options.commandTimeoutMs = 100
+    options.reconnectInitialDelayMs = 10
+    options.reconnectMaxDelayMs = 50
+    let redis = try connect(server.unixURL, loop, options: options)
+    server.suspend()
+    var first: Result<RedisReply, RedisError>?
+    var resent: Result<RedisReply, RedisError>?
+    redis.send("PING") { result in
+      first = result
+      redis.send("PING") { resent = $0 }
+    }
+    #expect(loop.run(until: { resent != nil }))
+    #expect(first == .failure(.timedOut(milliseconds: 100)))
+    guard case .failure(.notConnected) = resent else {
+      Issue.record(
+        "the resend must fail at once, not go to the dropped connection: \(String(describing: resent))"
+      )
+      return
+    }
+    server.resume()
+    #expect(loop.run(until: { redis.state == .connected }))
+    redis.close()
+    #expect(loop.runToCompletion())
+  }
+
   @Test func commandsBeyondTheInFlightLimitFailAtOnce() throws {
     let server = try RedisServer()
     let loop = try EventLoop()

@@ -50,6 +50,8 @@ public final class AdManager {
   private var servingCounter: UInt64 = 0
   /// The load whose ads are being inserted by the current call, until the store answers.
   private var servingInline: UInt64?
+  /// With a shared store: the calls waiting for their turn on each ad (``serially(_:_:)``).
+  private var adTurns: [String: [(@escaping () -> Void) -> Void]] = [:]
 
   /// Creates a manager serving `inventory`.
   ///
@@ -256,6 +258,16 @@ public final class AdManager {
     guard store.isShared else {
       return reply(Result { () throws(AdObjectError) in try ad(adId) })
     }
+    serially(adId) { [self] done in
+      find(adId) { found in
+        reply(found)
+        done()
+      }
+    }
+  }
+
+  /// ``withAd(_:_:)`` from a shared store, without waiting for the ad's turn.
+  private func find(_ adId: String, _ reply: @escaping Reply<NativeAd>) {
     store.find(adId) { [self] found in
       switch found {
       case .success(let ad?): reply(.success(settled(ad)))
@@ -263,6 +275,54 @@ public final class AdManager {
       case .failure(let unavailable): reply(.failure(.storeUnavailable(adId: adId, unavailable)))
       }
     }
+  }
+
+  /// Runs the calls naming ad `adId` one at a time, in the order they came, with a shared
+  /// store: a call's lookup and change complete before the next call on the ad starts, so that
+  /// a client's calls apply in its order (a registration before the visibility it enables) and
+  /// this process's calls never race each other for the ad's version. Each `body` calls its
+  /// `done` once, when it has answered. With a store in this process, `body` runs at once.
+  private func serially(_ adId: String, _ body: @escaping (@escaping () -> Void) -> Void) {
+    guard store.isShared else { return body {} }
+    if adTurns[adId] != nil {
+      adTurns[adId]!.append(body)
+      return
+    }
+    adTurns[adId] = []
+    takeTurns(adId, body)
+  }
+
+  /// Runs `first`, then the calls queued behind it; a call that answers at once hands over in
+  /// this loop (no recursion), one that answers later hands over from its completion.
+  private func takeTurns(_ adId: String, _ first: @escaping (@escaping () -> Void) -> Void) {
+    final class Turn {
+      var running = true
+      var finishedAtOnce = false
+    }
+    var next: ((@escaping () -> Void) -> Void)? = first
+    while let body = next {
+      next = nil
+      let turn = Turn()
+      body { [self] in
+        if turn.running {
+          turn.finishedAtOnce = true
+        } else if let following = nextTurn(adId) {
+          takeTurns(adId, following)
+        }
+      }
+      turn.running = false
+      guard turn.finishedAtOnce else { return }
+      next = nextTurn(adId)
+    }
+  }
+
+  private func nextTurn(_ adId: String) -> ((@escaping () -> Void) -> Void)? {
+    guard let waiting = adTurns[adId], !waiting.isEmpty else {
+      adTurns.removeValue(forKey: adId)
+      return nil
+    }
+    adTurns[adId]!.removeFirst()
+    return waiting[0]
   }
 
   /// Whether every ad is in this process (then ``ad(_:)`` is the whole truth and reads need
@@ -333,24 +393,40 @@ public final class AdManager {
     _ validate: @escaping (NativeAd) throws(AdObjectError) -> AdChange,
     outcome: @escaping (AdTransition, NativeAd) -> T
   ) {
-    withAd(adId) { [self] found in
-      let ad: NativeAd
-      let request: AdChange
-      do throws(AdObjectError) {
-        ad = try found.get()
-        request = try validate(ad)
-      } catch {
-        return reply(.failure(error))
+    serially(adId) { [self] done in
+      let reply: Reply<T> = {
+        reply($0)
+        done()
       }
-      change(ad, request) { applied in
-        switch applied {
-        case .success(let transition): reply(.success(outcome(transition, ad)))
-        case .failure(let unavailable) where unavailable.adIsGone:
-          reply(.failure(.adNotFound(adId: adId)))
-        case .failure(let unavailable): reply(.failure(.storeUnavailable(adId: adId, unavailable)))
+      lookUp(adId) { found in
+        let ad: NativeAd
+        let request: AdChange
+        do throws(AdObjectError) {
+          ad = try found.get()
+          request = try validate(ad)
+        } catch {
+          return reply(.failure(error))
+        }
+        self.change(ad, request) { applied in
+          switch applied {
+          case .success(let transition): reply(.success(outcome(transition, ad)))
+          case .failure(let unavailable) where unavailable.adIsGone:
+            reply(.failure(.adNotFound(adId: adId)))
+          case .failure(let unavailable):
+            reply(.failure(.storeUnavailable(adId: adId, unavailable)))
+          }
         }
       }
     }
+  }
+
+  /// The ad, from this process or (shared) the store, without waiting for its turn: for calls
+  /// that already have it.
+  private func lookUp(_ adId: String, _ reply: @escaping Reply<NativeAd>) {
+    guard store.isShared else {
+      return reply(Result { () throws(AdObjectError) in try ad(adId) })
+    }
+    find(adId, reply)
   }
 
   /// Records the transition's events and sends its messages, in order (unless a shared store
@@ -408,10 +484,18 @@ public final class AdManager {
   /// ``AdObjectError/adNotFound(adId:)``. Works on expired and muted ads too. A mediated ad
   /// with a registered ad view tells its adapter ``MediatedNativeAdForwarding/didUntrackView(adId:)``.
   public func release(adId: String, completion: @escaping Reply<Void>) {
-    withAd(adId) { [self] found in
-      switch found {
-      case .success(let ad): release(ad, completion: completion)
-      case .failure(let error): completion(.failure(error))
+    serially(adId) { [self] done in
+      lookUp(adId) { found in
+        switch found {
+        case .success(let ad):
+          self.release(ad) {
+            completion($0)
+            done()
+          }
+        case .failure(let error):
+          completion(.failure(error))
+          done()
+        }
       }
     }
   }

@@ -1,0 +1,207 @@
+"""Fleets on Redis (contract section 11, docs/fleet.md), against a real redis-server: processes
+started with the same --redis and --fleet share their ads and one event log; an impression or a
+click is counted once however many processes race; events go to the connection that loaded the
+ad; nothing acknowledged is lost when a process is killed; a Redis out of reach is answered
+-32003 within a bounded time, and the fleet recovers by itself."""
+from __future__ import annotations
+
+import signal
+import threading
+import time
+
+import pytest
+
+from e2e_support import (
+    NATIVE_UNIT,
+    VIDEO_UNIT,
+    assert_ad_not_found,
+    get_events,
+    load_one,
+    wait_until,
+)
+
+
+def events_of(conn, **filters):
+    return [(e["sequence"], e["adId"], e["event"], e["assetKey"]) for e in get_events(conn, **filters)["events"]]
+
+
+def test_an_ad_loaded_on_one_process_is_served_by_every_other(fleet_factory):
+    a, b, c = fleet_factory(3)
+    ca, cb, cc = a.connect(), b.connect(), c.connect()
+    ad = load_one(ca, NATIVE_UNIT)
+    for conn in (cb, cc):
+        assert conn.call("stringForKey", adId=ad["adId"], key="headline") == ad["headline"]
+        image = conn.call("imageForKey", adId=ad["adId"], key="icon")
+        assert image["url"] == ad["icon"]["url"] and image["data"] == ad["icon"]["data"]
+        assert conn.call("getVideoState", adId=ad["adId"]) is None
+    video = load_one(cb, VIDEO_UNIT, options={"customControlsRequested": True})
+    assert cc.call("getVideoState", adId=video["adId"]) == cb.call("getVideoState", adId=video["adId"])
+
+
+def test_ad_ids_differ_across_processes_started_with_the_same_seed(fleet_factory):
+    a, b = fleet_factory(2, args=["--seed", "7"])
+    first, second = load_one(a.connect(), NATIVE_UNIT), load_one(b.connect(), NATIVE_UNIT)
+    assert first["adId"] != second["adId"]
+
+
+def test_events_recorded_on_another_process_reach_the_connection_that_loaded_the_ad(fleet_factory):
+    a, b = fleet_factory(2)
+    loader, other = a.connect(), b.connect()
+    ad = load_one(loader, NATIVE_UNIT)
+    assert other.call("recordImpression", adId=ad["adId"]) == {"recorded": True}
+    assert loader.wait_notification("adEvent", lambda p: p["event"] == "didRecordImpression") == {
+        "adId": ad["adId"], "event": "didRecordImpression", "assetKey": None}
+    result = other.call("performClickOnAsset", adId=ad["adId"], key="headline")
+    assert result["recorded"] is True
+    assert loader.wait_notification("adEvent", lambda p: p["event"] == "didRecordClick")["assetKey"] == "headline"
+    # The connection that recorded gets nothing: it did not load the ad.
+    other.barrier()
+    assert other.ad_events(ad["adId"]) == []
+
+
+def test_racing_impressions_and_clicks_are_each_counted_once(fleet_factory):
+    servers = fleet_factory(3)
+    ad = load_one(servers[0].connect(), NATIVE_UNIT)
+    conns = [s.connect() for s in servers for _ in range(3)]
+    start = threading.Barrier(len(conns))
+    impressions: list[dict] = []
+    clicks: list[dict] = []
+    lock = threading.Lock()
+
+    def race(conn):
+        start.wait()
+        got = [conn.call("recordImpression", adId=ad["adId"])]
+        clicked = [conn.call("performClickOnAsset", adId=ad["adId"], key="body") for _ in range(5)]
+        with lock:
+            impressions.extend(got)
+            clicks.extend(clicked)
+
+    threads = [threading.Thread(target=race, args=(conn,)) for conn in conns]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(r["recorded"] for r in impressions) == 1, impressions
+    assert [r["reason"] for r in impressions if not r["recorded"]] == ["alreadyRecorded"] * (len(conns) - 1)
+    assert len(clicks) == 5 * len(conns) and all(r["recorded"] for r in clicks)
+    logged = events_of(conns[0], adId=ad["adId"], limit=1000)
+    assert [e[2] for e in logged].count("didRecordImpression") == 1
+    assert [e[2] for e in logged].count("didRecordClick") == 5 * len(conns)
+
+
+def test_every_process_returns_the_same_events_in_the_same_order(fleet_factory):
+    servers = fleet_factory(3)
+    conns = [s.connect() for s in servers]
+    ads = [load_one(conn, NATIVE_UNIT) for conn in conns]
+    for i, conn in enumerate(conns):
+        for ad in ads:
+            conn.call("recordImpression", adId=ad["adId"])
+            conn.call("performClickOnAsset", adId=ad["adId"], key="headline")
+    logs = [events_of(conn, limit=1000) for conn in conns]
+    assert logs[0] == logs[1] == logs[2]
+    assert [e[0] for e in logs[0]] == list(range(logs[0][0][0], logs[0][0][0] + len(logs[0])))
+    assert len(logs[0]) == 3 + 9 * 2  # one impression per ad, then a click and its screen each time
+    last = [get_events(conn, limit=1)["lastSequence"] for conn in conns]
+    assert last[0] == last[1] == last[2] == logs[0][-1][0]
+    since = logs[0][4][0]
+    assert events_of(conns[2], since=since, limit=3) == logs[0][5:8]
+
+
+def test_an_ad_released_on_one_process_is_gone_for_every_process(fleet_factory):
+    a, b, c = fleet_factory(3)
+    ca, cb, cc = a.connect(), b.connect(), c.connect()
+    ad = load_one(ca, NATIVE_UNIT)
+    assert cc.call("stringForKey", adId=ad["adId"], key="headline") == ad["headline"]
+    assert cb.call("releaseAd", adId=ad["adId"]) == {"released": True}
+    for conn in (ca, cb, cc):
+        assert_ad_not_found(conn.error("stringForKey", adId=ad["adId"], key="headline"))
+        assert_ad_not_found(conn.error("recordImpression", adId=ad["adId"]))
+
+
+def test_two_fleets_on_one_redis_are_kept_apart(fleet_factory):
+    (a,) = fleet_factory(1, name="apart-one")
+    (b,) = fleet_factory(1, name="apart-two")
+    ca, cb = a.connect(), b.connect()
+    ad = load_one(ca, NATIVE_UNIT)
+    ca.call("recordImpression", adId=ad["adId"])
+    assert_ad_not_found(cb.error("stringForKey", adId=ad["adId"], key="headline"))
+    assert events_of(cb, adId=ad["adId"]) == []
+    assert [e[2] for e in events_of(ca, adId=ad["adId"])] == ["didRecordImpression"]
+
+
+def test_a_process_killed_in_a_burst_loses_nothing_it_acknowledged(fleet_factory):
+    a, b = fleet_factory(2)
+    watcher = a.connect()
+    ad = load_one(watcher, NATIVE_UNIT)
+    burst = b.connect()
+    acknowledged = 0
+    ids = [burst.new_id() for _ in range(400)]
+    for i in ids:
+        burst.send({"jsonrpc": "2.0", "id": i, "method": "performClickOnAsset",
+                    "params": {"adId": ad["adId"], "key": "body"}})
+    # Read replies until about half are in, then kill the process mid-burst.
+    for i in ids[:200]:
+        reply = burst.wait_reply(i)
+        assert reply["result"]["recorded"] is True
+        acknowledged += 1
+    b.signal(signal.SIGKILL)
+    b.wait()
+    while True:
+        try:
+            frame = burst.next_reply(timeout=1)
+        except Exception:
+            break
+        if "result" in frame.msg and frame.msg["result"].get("recorded"):
+            acknowledged += 1
+    clicks = [e for e in events_of(watcher, adId=ad["adId"], limit=1000) if e[2] == "didRecordClick"]
+    assert len(clicks) >= acknowledged
+    assert watcher.call("recordImpression", adId=ad["adId"]) == {"recorded": True}
+
+
+def test_a_new_process_serves_the_ads_of_one_that_was_killed(fleet_factory, redis_server):
+    a, b = fleet_factory(2, name="killed-and-replaced")
+    ad = load_one(b.connect(), NATIVE_UNIT)
+    b.signal(signal.SIGKILL)
+    b.wait()
+    (c,) = fleet_factory(1, name="killed-and-replaced")
+    cc = c.connect()
+    assert cc.call("stringForKey", adId=ad["adId"], key="headline") == ad["headline"]
+    assert cc.call("recordImpression", adId=ad["adId"]) == {"recorded": True}
+    assert [e[2] for e in events_of(a.connect(), adId=ad["adId"])] == ["didRecordImpression"]
+
+
+def test_a_frozen_redis_is_answered_store_unavailable_in_bounded_time_and_the_fleet_recovers(
+        fleet_factory, private_redis):
+    a, b = fleet_factory(2, redis=private_redis, args=["--redis-timeout-ms", "300"])
+    ca, cb = a.connect(), b.connect()
+    ad = load_one(ca, NATIVE_UNIT)
+    private_redis.suspend()
+    started = time.monotonic()
+    err = cb.error("recordImpression", adId=ad["adId"])
+    waited = time.monotonic() - started
+    assert err["code"] == -32003 and err["message"] == "Store unavailable", err
+    assert err["data"]["reason"], err
+    assert waited < 3, f"answered after {waited:.2f} s"
+    assert ca.error("loadAd", adUnitID=NATIVE_UNIT)["code"] == -32003
+    private_redis.resume()
+    # Each process reconnects by itself, with backoff.
+    wait_until(lambda: "result" in cb.request("recordImpression", {"adId": ad["adId"]}),
+               what="recordImpression succeeds again")
+    wait_until(lambda: "result" in ca.request("getEvents", {"adId": ad["adId"]}),
+               what="the other process reconnects")
+    assert [e[2] for e in events_of(ca, adId=ad["adId"])] == ["didRecordImpression"]
+
+
+def test_a_restarted_redis_keeps_what_it_acknowledged_and_the_fleet_reconnects(fleet_factory, private_redis):
+    (a,) = fleet_factory(1, redis=private_redis, args=["--redis-timeout-ms", "500"])
+    conn = a.connect()
+    ad = load_one(conn, NATIVE_UNIT)
+    assert conn.call("recordImpression", adId=ad["adId"]) == {"recorded": True}
+    private_redis.stop(signal.SIGKILL)
+    err = conn.error("stringForKey", adId=ad["adId"], key="headline")
+    assert err["code"] == -32003, err
+    private_redis.start()
+    wait_until(lambda: "result" in conn.request("stringForKey", {"adId": ad["adId"], "key": "headline"}),
+               what="the fleet reconnects")
+    assert conn.call("recordImpression", adId=ad["adId"]) == {"recorded": False, "reason": "alreadyRecorded"}
+    assert [e[2] for e in events_of(conn, adId=ad["adId"])] == ["didRecordImpression"]
