@@ -61,7 +61,7 @@ public final class Fleet {
             }
             process = UInt64(number)
             store = RedisLiveAdStore(redis: redis, keys: keys, process: process, options: options)
-            eventLog = RedisAdEventLog(redis: redis, keys: keys)
+            eventLog = RedisAdEventLog(redis: redis, keys: keys, maxEvents: options.maxEvents)
             completion()
           }
         }

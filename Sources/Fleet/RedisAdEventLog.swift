@@ -9,12 +9,16 @@ import RedisClient
 public final class RedisAdEventLog: AdEventLog {
   let redis: FleetRedis
   let keys: FleetKeys
+  /// The log keeps the last this many events (`--max-events`): the stream is trimmed to about
+  /// as many (`MAXLEN ~`, whole nodes at a time), and queries see exactly the last ones.
+  let maxEvents: Int
   /// Entries read per `XRANGE` while a query looks for matches.
   let batch = 1_000
 
-  init(redis: FleetRedis, keys: FleetKeys) {
+  init(redis: FleetRedis, keys: FleetKeys, maxEvents: Int) {
     self.redis = redis
     self.keys = keys
+    self.maxEvents = maxEvents
   }
 
   /// Nothing to do: the store published the event before the domain heard of it.
@@ -32,7 +36,7 @@ public final class RedisAdEventLog: AdEventLog {
         guard query.limit > 0 else {
           return completion(.success(AdEventPage(events: [], lastSequence: last)))
         }
-        let from = max(0, query.since ?? 0) + 1
+        let from = max(max(0, query.since ?? 0) + 1, last - maxEvents + 1)
         scan(from: from, upTo: last, query: query, found: []) { scanned in
           completion(scanned.map { AdEventPage(events: $0, lastSequence: last) })
         }

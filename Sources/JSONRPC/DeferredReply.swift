@@ -17,6 +17,11 @@ public final class DeferredReply {
   /// Stops the work behind the reply when the client cancels the request (`$/cancelRequest`):
   /// the reply has been answered `-32800 Request cancelled` by then. Runs at most once.
   public var onCancel: (() -> Void)?
+  /// Asked when the client's input ends (stdin EOF, a socket's end): true when the reply waits
+  /// on work that the client going away should stop (a waterfall asking its sources), and the
+  /// reply is then cancelled as `$/cancelRequest` would; nil or false, and the reply is still
+  /// sent before the connection closes (a fleet's store answering).
+  public var cancelsWhenInputEnds: (() -> Bool)?
 
   init(session: RPCSession, id: [UInt8]?, requestID: RequestID?, batch: BatchReply?, slot: Int) {
     self.session = session

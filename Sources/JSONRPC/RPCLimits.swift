@@ -1,5 +1,5 @@
 /// The protocol-level limits of a server. Every one is explicit and configurable
-/// (`--max-message-bytes`, `--max-depth`, `--max-batch`).
+/// (`--max-message-bytes`, `--max-depth`, `--max-batch`, `--max-unanswered`).
 public struct RPCLimits: Sendable, Equatable {
   /// Largest message body accepted, in bytes (default 16 MiB).
   public var maxMessageBytes: Int = 16 * 1024 * 1024
@@ -7,6 +7,10 @@ public struct RPCLimits: Sendable, Equatable {
   public var maxDepth: Int = 128
   /// Most requests accepted in one batch (default 1000).
   public var maxBatch: Int = 1000
+  /// Most requests of one connection whose replies wait at once (for a fleet's Redis, a
+  /// waterfall); past it the connection is not read until some are answered (default 1024,
+  /// `--max-unanswered`).
+  public var maxUnanswered: Int = 1024
 
   /// The largest ``maxDepth`` a server may be given: the parser is iterative, but values that
   /// are kept or re-encoded (an adapter's `error.data`, store documents) are materialized and

@@ -283,6 +283,13 @@ public final class RPCSession {
     return true
   }
 
+  /// The client's input ended: the deferred replies whose work should stop with it
+  /// (``DeferredReply/cancelsWhenInputEnds``) are cancelled; the others are still sent.
+  public func inputEnded() {
+    let stopping = unanswered.values.filter { $0.cancelsWhenInputEnds?() == true }
+    for reply in stopping { reply.cancel() }
+  }
+
   /// Marks the session closed and runs ``onClose`` once.
   public func close() {
     guard !isClosed else { return }

@@ -48,6 +48,7 @@ extension MethodContext {
       if let ticket {
         let manager = service.manager
         reply.onCancel = { manager.cancelLoad(ticket) }
+        reply.cancelsWhenInputEnds = { manager.isAskingSources(ticket) }
       }
       slot.later = reply
     }

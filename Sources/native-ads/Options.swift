@@ -58,6 +58,9 @@ struct Options {
       --max-message-bytes N      Largest message accepted (default 16777216).
       --max-depth N              Deepest JSON nesting accepted (default 128, at most 4096).
       --max-batch N              Most requests in one batch (default 1000).
+      --max-unanswered N         Most requests of one connection waiting for their replies
+                                 at once (on Redis, a waterfall; default 1024): past it the
+                                 connection is not read until some are answered.
       --max-connections N        Most TCP and Unix socket connections at once (default 1024).
       --max-pending-refusals N   Connections over --max-connections kept until they send
                                  something, to be answered -32002 (default 256); beyond
@@ -178,6 +181,7 @@ struct Options {
             message: "--max-depth must be at most \(RPCLimits.maximumDepth), got \(o.rpc.maxDepth)")
         }
       case "--max-batch": o.rpc.maxBatch = try positive(arg)
+      case "--max-unanswered": o.rpc.maxUnanswered = try positive(arg)
       case "--max-connections": o.maxConnections = try positive(arg)
       case "--max-pending-refusals": o.maxPendingRefusals = try positive(arg)
       case "--write-high-water": o.transport.writeHighWater = try positive(arg)

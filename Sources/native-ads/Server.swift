@@ -25,6 +25,11 @@ final class Server: ConnectionDelegate {
   /// `-32002` in their framing (at most `--max-pending-refusals`).
   private var refusalsWaiting: Set<UInt64> = []
   private var shuttingDown = false
+  /// Connections kept open during a shutdown until their deferred replies are sent (a
+  /// fleet's store, a waterfall), at most until the shutdown timeout.
+  private var drainingReplies: Set<UInt64> = []
+  /// Connections not read while `--max-unanswered` of their requests wait for replies.
+  private var heldForReplies: Set<UInt64> = []
   private var shutdownTimer: LoopTimer?
   /// The process's exit status once the loop ends: 1 after `exit` on stdio without
   /// `shutdown`, else 0.
@@ -128,8 +133,10 @@ final class Server: ConnectionDelegate {
     // Unretained: asked only while the connection delivers a read or a drain, and the session
     // drops the closure when the connection closes (connectionDidClose), before it is freed.
     let flow = Unmanaged.passUnretained(connection)
-    session.canContinue = {
+    let maxUnanswered = options.rpc.maxUnanswered
+    session.canContinue = { [unowned session] in
       flow._withUnsafeGuaranteedRef { !$0.isPausedForBackpressure && !$0.isClosing }
+        && session.unansweredRequestCount < maxUnanswered
     }
     service.attach(session)
     sessions[connection.id] = session
@@ -145,7 +152,11 @@ final class Server: ConnectionDelegate {
       out.withUnsafeBytes { connection.write($0) }
       session.recycleOutput(&out)
     }
+    holdForReplies(session, connection)
     if session.shouldClose { connection.closeAfterFlush() }
+    if session.unansweredRequestCount == 0, drainingReplies.remove(connection.id) != nil {
+      connection.closeAfterFlush()
+    }
     if session.exitRequested { exit(session, on: connection) }
   }
 
@@ -159,6 +170,23 @@ final class Server: ConnectionDelegate {
     if !shuttingDown { exitStatus = session.hasShutDown ? 0 : 1 }
     log.info("exit on stdio: stopping (status \(exitStatus))")
     shutdown()
+  }
+
+  /// Stops reading a connection with `--max-unanswered` requests waiting for their replies,
+  /// and reads it again (what was set aside first) once fewer than half are.
+  private func holdForReplies(_ session: RPCSession, _ connection: Connection) {
+    let waiting = session.unansweredRequestCount
+    if waiting >= options.rpc.maxUnanswered {
+      if heldForReplies.insert(connection.id).inserted {
+        log.debug("connection \(connection.id): \(waiting) replies waiting: not reading")
+        connection.stopReading()
+      }
+    } else if waiting <= options.rpc.maxUnanswered / 2, heldForReplies.remove(connection.id) != nil,
+      !shuttingDown, !drainingReplies.contains(connection.id)
+    {
+      connection.startReading()
+      session.resumeInput()
+    }
   }
 
   // MARK: ConnectionDelegate
@@ -176,13 +204,22 @@ final class Server: ConnectionDelegate {
   }
 
   func connectionDidReachEOF(_ connection: Connection) {
-    // Finish what is in flight, then close (stdin EOF, or a TCP client's half-close).
-    connection.closeAfterFlush()
+    // Finish what is in flight, deferred replies included, then close (stdin EOF, or a TCP
+    // client's half-close).
+    let session = sessions[connection.id]
+    session?.inputEnded()
+    if let session, session.unansweredRequestCount > 0 {
+      drainingReplies.insert(connection.id)
+    } else {
+      connection.closeAfterFlush()
+    }
   }
 
   func connectionDidClose(_ connection: Connection) {
     if connection.kind != .stdio { socketConnectionCount -= 1 }
     refusalsWaiting.remove(connection.id)
+    drainingReplies.remove(connection.id)
+    heldForReplies.remove(connection.id)
     sessions.removeValue(forKey: connection.id)?.close()
     connections.removeValue(forKey: connection.id)
     log.debug("connection \(connection.id) closed")
@@ -199,7 +236,16 @@ final class Server: ConnectionDelegate {
     guard !shuttingDown else { return }
     shuttingDown = true
     stopAccepting()
-    for connection in connections.values { connection.closeAfterFlush() }
+    for (id, connection) in connections {
+      // Replies in flight are still sent: a connection waiting for some stops reading and
+      // closes once they are written.
+      if let session = sessions[id], session.unansweredRequestCount > 0 {
+        connection.stopReading()
+        drainingReplies.insert(id)
+      } else {
+        connection.closeAfterFlush()
+      }
+    }
     if connections.isEmpty {
       finish()
     } else {

@@ -37,6 +37,10 @@ from typing import Any, Callable, Iterable
 
 BIN = os.environ.get("NATIVE_ADS_BIN", "/work/main/.build/debug/native-ads")
 WAIT = float(os.environ.get("NATIVE_ADS_E2E_WAIT", "10"))
+#: With NATIVE_ADS_E2E_FLEET=<redis URL>, every server the suite starts joins one fleet there
+#: (NATIVE_ADS_E2E_FLEET_NAME, default "e2e"): the whole contract, held by a fleet.
+FLEET_REDIS = os.environ.get("NATIVE_ADS_E2E_FLEET", "")
+FLEET_NAME = os.environ.get("NATIVE_ADS_E2E_FLEET_NAME", "e2e")
 
 NATIVE_UNIT = "/21775744923/example/native"
 BACKFILL_UNIT = "/21775744923/example/native-backfill"
@@ -631,6 +635,10 @@ class Server:
             self.cmd += ["--unix", self.unix_path]
         self.cmd += [str(a) for a in args]
         n = next(_counter)
+        if FLEET_REDIS and "--redis" not in self.cmd:
+            # The suite against fleets: each server it starts keeps its ads and events in a
+            # fleet of its own on the run's Redis, so that it behaves as one process must.
+            self.cmd += ["--redis", FLEET_REDIS, "--fleet", f"{FLEET_NAME}-{os.getpid()}-{n}"]
         self.stderr_path = os.path.join(workdir, f"native-ads-{n}.stderr")
         self._stderr = open(self.stderr_path, "wb")
         if stdin is MISSING:

@@ -182,6 +182,14 @@ extension AdManager {
       }, outcome: Self.changed)
   }
 
+  /// The adapter of mediated ad `adId` reports `change` (``AdChange/adapterImpression``,
+  /// ``AdChange/adapterClick`` or ``AdChange/adapterEvent(_:)``) over the wire: answers
+  /// whether it was recorded, once the store has it (the callers check that the reporter is
+  /// the adapter that mapped the ad).
+  public func adapterReport(_ change: AdChange, adId: String, completion: @escaping Reply<Bool>) {
+    self.change(adId: adId, reply: completion, { _ in change }, outcome: Self.changed)
+  }
+
   private static func changed(_ transition: AdTransition, _ ad: NativeAd) -> Bool {
     transition.outcome.changed
   }

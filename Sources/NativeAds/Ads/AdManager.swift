@@ -236,6 +236,12 @@ public final class AdManager {
     return true
   }
 
+  /// Whether the load `ticket` is still asking its sources (a waterfall waiting on an adapter
+  /// or a timeout), as opposed to answered or having its ads kept by the store.
+  public func isAskingSources(_ ticket: LoadTicket) -> Bool {
+    engine.isRunning(loadNumbered: ticket.number)
+  }
+
   /// Unregisters the adapters `owner` registered (its connection closed) and fails at once
   /// every source waiting on one of them (``AdNetworkError/adapterConnectionClosed``): those
   /// loads move on to their next source. Returns the class names unregistered, sorted.

@@ -62,6 +62,12 @@ final class WaterfallEngine {
   }
 
   /// The load in flight numbered `number`, if any.
+  /// Whether load `number` is still running (asking its sources).
+  func isRunning(loadNumbered number: UInt64) -> Bool {
+    guard let run = load(numbered: number) else { return false }
+    return !run.isFinished
+  }
+
   private func load(numbered number: UInt64) -> WaterfallLoad? {
     if let run = starting.last(where: { $0.number == number }) { return run }
     return active[number]

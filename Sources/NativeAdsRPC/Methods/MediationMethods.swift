@@ -89,6 +89,19 @@ enum AdapterReport {
     return delegate
   }
 
+  /// Checks that this connection's adapter mapped ad `adId`, then records `change` and
+  /// answers `{"recorded": bool}` once the store has it.
+  static func answer(
+    _ change: AdChange, adId: String, method: String, _ context: MethodContext,
+    _ w: inout JSONWriter
+  ) throws(RPCError) {
+    _ = try delegate(adId: adId, method: method, context: context)
+    let manager = context.service.manager
+    try context.answer(
+      method, into: &w, { manager.adapterReport(change, adId: adId, completion: $0) },
+      write: { recorded, w in write(recorded, into: &w) })
+  }
+
   /// `{"recorded": bool}`.
   static let recorded = FlagResult("recorded")
   static var result: WireType { recorded.type }
@@ -108,8 +121,7 @@ enum AdapterReportImpression: ServiceMethod {
   static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let delegate = try AdapterReport.delegate(adId: request.adId, method: name, context: context)
-    AdapterReport.write(delegate.reportImpression(), into: &w)
+    try AdapterReport.answer(.adapterImpression, adId: request.adId, method: name, context, &w)
   }
 }
 
@@ -125,8 +137,7 @@ enum AdapterReportClick: ServiceMethod {
   static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    let delegate = try AdapterReport.delegate(adId: request.adId, method: name, context: context)
-    AdapterReport.write(delegate.reportClick(), into: &w)
+    try AdapterReport.answer(.adapterClick, adId: request.adId, method: name, context, &w)
   }
 }
 
@@ -138,7 +149,8 @@ where Request == AdapterEventReportRequest<Event> {
   static var summary: String { get }
   /// `event`, one of `Event`'s raw values.
   static var eventField: Field<Event> { get }
-  static func forward(_ event: Event, to delegate: any MediationNativeAdEventDelegate)
+  /// The change the event reports.
+  static func change(_ event: Event) -> AdChange
 }
 
 struct AdapterEventReportRequest<Event> {
@@ -163,10 +175,8 @@ extension AdapterEventReport {
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
-    forward(
-      request.event,
-      to: try AdapterReport.delegate(adId: request.adId, method: name, context: context))
-    AdapterReport.write(true, into: &w)
+    try AdapterReport.answer(
+      change(request.event), adId: request.adId, method: name, context, &w)
   }
 }
 
@@ -176,15 +186,13 @@ enum AdapterReportVideoEvent: AdapterEventReport {
   static let summary = "An adapter reports a video event."
   static let eventField = Field<AdapterReport.VideoEvent>.enumeration("event")
 
-  static func forward(
-    _ event: AdapterReport.VideoEvent, to delegate: any MediationNativeAdEventDelegate
-  ) {
+  static func change(_ event: AdapterReport.VideoEvent) -> AdChange {
     switch event {
-    case .didPlay: delegate.didPlayVideo()
-    case .didPause: delegate.didPauseVideo()
-    case .didEnd: delegate.didEndVideo()
-    case .didMute: delegate.didMuteVideo()
-    case .didUnmute: delegate.didUnmuteVideo()
+    case .didPlay: .adapterEvent(.videoDidPlay)
+    case .didPause: .adapterEvent(.videoDidPause)
+    case .didEnd: .adapterEvent(.videoDidEnd)
+    case .didMute: .adapterEvent(.videoDidMute)
+    case .didUnmute: .adapterEvent(.videoDidUnmute)
     }
   }
 }
@@ -195,13 +203,11 @@ enum AdapterReportFullScreen: AdapterEventReport {
   static let summary = "An adapter reports a full-screen event."
   static let eventField = Field<AdapterReport.ScreenEvent>.enumeration("event")
 
-  static func forward(
-    _ event: AdapterReport.ScreenEvent, to delegate: any MediationNativeAdEventDelegate
-  ) {
+  static func change(_ event: AdapterReport.ScreenEvent) -> AdChange {
     switch event {
-    case .willPresentScreen: delegate.willPresentFullScreenView()
-    case .willDismissScreen: delegate.willDismissFullScreenView()
-    case .didDismissScreen: delegate.didDismissFullScreenView()
+    case .willPresentScreen: .adapterEvent(.willPresentScreen)
+    case .willDismissScreen: .adapterEvent(.willDismissScreen)
+    case .didDismissScreen: .adapterEvent(.didDismissScreen)
     }
   }
 }
