@@ -11,7 +11,7 @@ BIN_RELEASE := .build/release/native-ads
 STATIC_LIBS := $(CURDIR)/.build/static-libs
 
 .PHONY: all deps build release run test test-swift test-e2e test-python-client test-ts-client \
-  test-release lint venv bench bench-compare bench-compare-base clean schemas fuzz sanitize \
+  test-release test-e2e-fleet lint venv bench bench-compare bench-compare-base clean schemas fuzz sanitize \
   prebuilt-pngs
 
 all: build
@@ -92,6 +92,15 @@ test-swift: deps
 
 test-e2e: build venv
 	NATIVE_ADS_BIN=$(abspath $(BIN_DEBUG)) $(VENV)/bin/python -m pytest -q Tests/EndToEnd
+
+## test-e2e-fleet: the end-to-end suite with every server it starts in a fleet of its own, on a
+## redis-server started for the run (tools/with-redis.py), less the tests listed in
+## Tests/EndToEnd/fleet-exclusions.txt (each with why). Not yet part of `make test`.
+FLEET_DESELECT = $(shell sed -n 's/^\([a-z_]*\.py::[A-Za-z0-9_]*\).*/--deselect \1/p' \
+  Tests/EndToEnd/fleet-exclusions.txt)
+test-e2e-fleet: build venv deps
+	NATIVE_ADS_BIN=$(abspath $(BIN_DEBUG)) $(VENV)/bin/python tools/with-redis.py \
+	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/EndToEnd $(FLEET_DESELECT)
 
 ## test-python-client: install the Python client as a user would, then run its suite.
 test-python-client: build venv

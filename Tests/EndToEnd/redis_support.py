@@ -22,9 +22,12 @@ def redis_binary() -> str:
 
 
 class RedisServer:
-    def __init__(self, *extra: str):
+    def __init__(self, *extra: str, durable: bool = True):
+        """`durable`: AOF fsync'd on every write (what the fleet's durability tests need);
+        without, nothing is written to disk (faster, for runs that test something else)."""
         self.dir = tempfile.mkdtemp(prefix="na-redis-", dir="/tmp")
         self.socket = os.path.join(self.dir, "redis.sock")
+        self.durable = durable
         self.extra = list(extra)
         self.proc: subprocess.Popen | None = None
         self.start()
@@ -36,7 +39,8 @@ class RedisServer:
     def start(self) -> None:
         assert self.proc is None
         cmd = [redis_binary(), "--port", "0", "--unixsocket", self.socket, "--unixsocketperm", "700",
-               "--dir", self.dir, "--save", "", "--appendonly", "yes", "--appendfsync", "always",
+               "--dir", self.dir, "--save", "",
+               *(["--appendonly", "yes", "--appendfsync", "always"] if self.durable else ["--appendonly", "no"]),
                "--logfile", os.path.join(self.dir, "redis.log"), "--daemonize", "no"] + self.extra
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)

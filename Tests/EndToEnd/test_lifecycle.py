@@ -20,6 +20,7 @@ from e2e_support import (
     BIN,
     NATIVE_UNIT,
     NEVER,
+    assert_error,
     SERVER_REQUEST_ID,
     SOCKET_TRANSPORTS,
     TRANSPORTS,
@@ -344,3 +345,42 @@ def test_a_unix_client_that_stops_reading_is_paused_not_buffered(server_factory,
     other = srv.connect_unix(framing)
     assert load_one(other)["headline"], "other clients are still served"
     raw.close()
+
+
+# ------------------------------------------------------------------------------------------
+# --max-unanswered, and input ending with replies in flight
+
+
+def test_a_connection_with_max_unanswered_replies_waiting_is_not_read_until_half_are_answered(server_factory):
+    srv, adapter_conn, app = open_pair(server_factory, "stdio-ndjson", "tcp-ndjson", args=["--max-unanswered", 4])
+    adapter = ExternalAdapter(adapter_conn, "MyNet", NEVER)
+    loads = [send_load(app) for _ in range(6)]
+    adapter.wait_loads(4)
+    # The fifth load and the probe after it are not read while four replies wait.
+    probe = app.new_id()
+    app.send({"jsonrpc": "2.0", "id": probe, "method": "e2e.noSuchMethod"})
+    with pytest.raises(Exception):
+        app.wait_reply(probe, timeout=0.5)
+    assert len(adapter.loads) == 4
+    # Two answered: two wait, so the connection is read again.
+    for request in adapter.requests[:2]:
+        adapter.conn.send({"jsonrpc": "2.0", "id": request["id"], "result": {"ad": mapped("ok")}})
+    for id in loads[:2]:
+        assert app.wait_reply(id)["result"]["ads"]
+    assert_error(app.wait_reply(probe)["error"], -32601)
+    adapter.wait_loads(6)
+
+
+def test_input_ending_cancels_loads_still_asking_their_sources(server_factory):
+    srv, adapter_conn, app = open_pair(server_factory, "tcp-ndjson", "stdio-ndjson")
+    adapter = ExternalAdapter(adapter_conn, "MyNet", NEVER)
+    id = send_load(app)
+    adapter.wait_loads(1)
+    server_id = adapter.requests[0]["id"]
+    app.close_stdin()
+    # The load is cancelled (its adapter told) and its reply says so; stdio closes, and the
+    # process goes on serving its sockets.
+    assert adapter.conn.wait_notification("$/cancelRequest") == {"id": server_id}
+    frames = app.read_until_closed()
+    assert [f.msg for f in frames] == [{"jsonrpc": "2.0", "id": id, "error": CANCELLED}]
+    assert srv.alive() and adapter.conn.call("getEvents")["events"] == []

@@ -7,6 +7,14 @@ import UVTransport
 /// The Redis client against a real `redis-server`: replies of every type, pipelining,
 /// logging in, and what happens when the server is missing, killed, frozen or slow.
 @Suite(.serialized) struct RedisConnectionTests {
+  /// Reconnects within tens of milliseconds (the defaults wait up to two seconds).
+  private let quickRetries: RedisOptions = {
+    var options = RedisOptions()
+    options.reconnectInitialDelayMs = 10
+    options.reconnectMaxDelayMs = 50
+    return options
+  }()
+
   /// Sends `command` and runs the loop until its reply (or failure) comes.
   private func call(
     _ connection: RedisConnection, _ loop: EventLoop, _ command: String...,
@@ -75,9 +83,7 @@ import UVTransport
     let server = try RedisServer()
     server.stop()
     let loop = try EventLoop()
-    var options = RedisOptions()
-    options.reconnectInitialDelayMs = 10
-    options.reconnectMaxDelayMs = 50
+    let options = quickRetries
     var disconnects: [String] = []
     let redis = RedisConnection(
       address: try RedisAddress(parsing: server.unixURL), options: options, eventLoop: loop)
@@ -105,9 +111,7 @@ import UVTransport
   @Test func aKilledServerFailsTheCommandsInFlightAndARestartedOneIsReconnected() throws {
     let server = try RedisServer()
     let loop = try EventLoop()
-    var options = RedisOptions()
-    options.reconnectInitialDelayMs = 10
-    options.reconnectMaxDelayMs = 50
+    let options = quickRetries
     let redis = try connect(server.unixURL, loop, options: options)
     var connects = 0
     redis.onConnected = { connects += 1 }
@@ -132,11 +136,9 @@ import UVTransport
   @Test func aFrozenServerTimesOutTheCommandAndTheConnectionIsMadeAgainWhenItThaws() throws {
     let server = try RedisServer()
     let loop = try EventLoop()
-    var options = RedisOptions()
+    var options = quickRetries
     options.commandTimeoutMs = 200
     options.connectTimeoutMs = 200
-    options.reconnectInitialDelayMs = 10
-    options.reconnectMaxDelayMs = 50
     let redis = try connect(server.unixURL, loop, options: options)
     server.suspend()
     let sentAt = loop.nowMilliseconds
@@ -155,10 +157,8 @@ import UVTransport
   @Test func aCommandSentFromTheCompletionOfATimedOutOneFailsAtOnceAsNotConnected() throws {
     let server = try RedisServer()
     let loop = try EventLoop()
-    var options = RedisOptions()
+    var options = quickRetries
     options.commandTimeoutMs = 100
-    options.reconnectInitialDelayMs = 10
-    options.reconnectMaxDelayMs = 50
     let redis = try connect(server.unixURL, loop, options: options)
     server.suspend()
     var first: Result<RedisReply, RedisError>?
@@ -206,9 +206,7 @@ import UVTransport
     #expect(call(db0, loop, "SELECT", "3") == .success(.status("OK")))
     #expect(call(db0, loop, "GET", "where") == .success(.string(Array("three".utf8))))
 
-    var options = RedisOptions()
-    options.reconnectInitialDelayMs = 10
-    options.reconnectMaxDelayMs = 50
+    let options = quickRetries
     let wrong = RedisConnection(
       address: try RedisAddress(parsing: "unix:\(server.socketPath)?password=nope"),
       options: options, eventLoop: loop)
