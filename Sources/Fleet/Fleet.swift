@@ -1,4 +1,5 @@
 import NativeAds
+import NativeAdsRPC
 import RedisClient
 import UVTransport
 
@@ -21,6 +22,8 @@ public final class Fleet {
   public private(set) var process: UInt64 = 0
   public private(set) var store: RedisLiveAdStore?
   public private(set) var eventLog: RedisAdEventLog?
+  /// The fleet's store changes, once joined (for the service's ``StoreReplica``).
+  public private(set) var storeLog: (any StoreChangeLog)?
 
   public init(
     address: RedisAddress, name: String, redisOptions: RedisOptions = RedisOptions(),
@@ -40,29 +43,49 @@ public final class Fleet {
   /// The first owner ID of this process's connections (``FleetOwners``).
   public var ownerBase: UInt64 { FleetOwners.base(ofProcess: process) }
 
-  /// Loads the scripts and takes a process number, trying again every half second while Redis
-  /// cannot be reached (each failure goes to `log`); then makes the store and the log and
-  /// calls `completion`, once.
-  public func join(log: @escaping (String) -> Void, completion: @escaping () -> Void) {
+  /// Loads the scripts, takes a process number and offers `startStore` (this process's
+  /// start-up inventory, as the executable encodes it) as the fleet's, trying again every half
+  /// second while Redis cannot be reached (each failure goes to `log`); then makes the store and
+  /// the logs and calls `completion`, once, with the fleet's start-up inventory when it is not
+  /// `startStore` (another process's was there first).
+  public func join(
+    startStore: [UInt8], log: @escaping (String) -> Void,
+    completion: @escaping ([UInt8]?) -> Void
+  ) {
+    let retry = { [self] (unavailable: StoreUnavailable) in
+      self.retry(unavailable, log: log) {
+        self.join(startStore: startStore, log: log, completion: completion)
+      }
+    }
     redis.loadScripts { [self] loaded in
       switch loaded {
-      case .failure(let unavailable): retry(unavailable, log: log, completion: completion)
+      case .failure(let unavailable): retry(unavailable)
       case .success:
-        redis.command(["INCR", keys.processes]) { [self] numbered in
-          switch numbered {
-          case .failure(let unavailable): retry(unavailable, log: log, completion: completion)
-          case .success(let reply):
-            guard let number = reply.integer, number > 0,
-              UInt64(number) < (1 << (64 - FleetOwners.processShift))
-            else {
-              return retry(
-                StoreUnavailable(reason: "the process counter answered \(reply)"), log: log,
-                completion: completion)
+        redis.run(.claimStore, keys: [keys.storeBase], arguments: [startStore]) { [self] claimed in
+          switch claimed {
+          case .failure(let unavailable): retry(unavailable)
+          case .success(let existing):
+            redis.command(["INCR", keys.processes]) { [self] numbered in
+              switch numbered {
+              case .failure(let unavailable): retry(unavailable)
+              case .success(let reply):
+                guard let number = reply.integer, number > 0,
+                  UInt64(number) < (1 << (64 - FleetOwners.processShift))
+                else {
+                  return retry(StoreUnavailable(reason: "the process counter answered \(reply)"))
+                }
+                process = UInt64(number)
+                store = RedisLiveAdStore(
+                  redis: redis, keys: keys, process: process, options: options)
+                eventLog = RedisAdEventLog(redis: redis, keys: keys, maxEvents: options.maxEvents)
+                storeLog = RedisStoreChangeLog(redis: redis, keys: keys)
+                if case .string(let bytes) = existing, bytes != startStore {
+                  completion(bytes)
+                } else {
+                  completion(nil)
+                }
+              }
             }
-            process = UInt64(number)
-            store = RedisLiveAdStore(redis: redis, keys: keys, process: process, options: options)
-            eventLog = RedisAdEventLog(redis: redis, keys: keys, maxEvents: options.maxEvents)
-            completion()
           }
         }
       }
@@ -71,12 +94,12 @@ public final class Fleet {
 
   private func retry(
     _ unavailable: StoreUnavailable, log: @escaping (String) -> Void,
-    completion: @escaping () -> Void
+    again: @escaping () -> Void
   ) {
     log("fleet \(name) on \(address): cannot join yet: \(unavailable.reason)")
     let timer = retryTimer ?? LoopTimer(eventLoop: eventLoop)
     retryTimer = timer
-    timer.start(after: 500) { [self] in join(log: log, completion: completion) }
+    timer.start(after: 500, again)
   }
 
   /// Starts delivering to `manager` what other processes record for its connections.

@@ -30,6 +30,10 @@ struct FleetKeys: Sendable {
   /// What process `number` is to deliver to its connections (events, custom clicks, adapter
   /// notices recorded elsewhere).
   func inbox(_ number: UInt64) -> String { tag + ":inbox:" + String(number) }
+  /// The inventory the fleet started with: the first joining process's (`StartStore`).
+  var storeBase: String { tag + ":store:base" }
+  /// Every store change since, in order: each a store request as its client sent it.
+  var storeChanges: String { tag + ":store:changes" }
   /// The counter that numbers the processes joining the fleet.
   var processes: String { tag + ":processes" }
 }

@@ -116,5 +116,39 @@ struct FleetScript: Sendable {
       return 1
       """)
 
-  static let all = [fetch, insert, compareAndSet, publish, clearOutbox]
+  /// The store log's length, and its entries from `from` on: `{count, entry...}`.
+  /// KEYS: store changes. ARGV: from.
+  static let storeEntries = FleetScript(
+    name: "storeEntries",
+    body: """
+      local n = redis.call('LLEN', KEYS[1])
+      local from = tonumber(ARGV[1])
+      if n <= from then return {n} end
+      local out = redis.call('LRANGE', KEYS[1], from, -1)
+      table.insert(out, 1, n)
+      return out
+      """)
+
+  /// Appends a store change as entry `index` if the log holds exactly that many: 1, else 0.
+  /// KEYS: store changes. ARGV: index, entry.
+  static let storeAppend = FleetScript(
+    name: "storeAppend",
+    body: """
+      if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
+      redis.call('RPUSH', KEYS[1], ARGV[2])
+      return 1
+      """)
+
+  /// Makes `ARGV[1]` the fleet's start-up store if it has none: nil when it did, else the
+  /// store the fleet has. KEYS: store base.
+  static let claimStore = FleetScript(
+    name: "claimStore",
+    body: """
+      if redis.call('SETNX', KEYS[1], ARGV[1]) == 1 then return false end
+      return redis.call('GET', KEYS[1])
+      """)
+
+  static let all = [
+    fetch, insert, compareAndSet, publish, clearOutbox, storeEntries, storeAppend, claimStore,
+  ]
 }

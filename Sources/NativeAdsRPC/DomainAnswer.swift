@@ -76,6 +76,59 @@ extension MethodContext {
   }
 }
 
+extension MethodContext {
+  /// In a fleet (``NativeAdsService/replica``; not while a change of the fleet's log is being
+  /// applied), sends this store change through the fleet's log and answers, later, what
+  /// applying it wrote. Returns true when it did: the handler then does nothing more.
+  func replicatedStoreChange(_ method: String) -> Bool {
+    guard let replica = service.replica, !service.isReplaying else { return false }
+    let request: JSONValue = .object([
+      ("jsonrpc", .string("2.0")), ("id", .int(0)), ("method", .string(method)),
+      ("params", call.params.object?.materialize() ?? .object([])),
+    ])
+    let reply = call.deferReply()
+    replica.submit(Array(request.jsonText.utf8)) { result in
+      switch result {
+      case .failure(let unavailable): reply.reject(unavailable.rpcError())
+      case .success(let answer):
+        if let error = answer["error"] {
+          reply.reject(RPCError(replayed: error))
+        } else {
+          reply.resolve { $0.value(answer["result"] ?? .null) }
+        }
+      }
+    }
+    return true
+  }
+
+  /// In a fleet, answers with `write` once this process has caught up with the fleet's store
+  /// changes; returns false without a fleet (the handler answers at once).
+  func afterStoreCatchUp(_ write: @escaping (inout JSONWriter) -> Void) -> Bool {
+    guard let replica = service.replica, !service.isReplaying else { return false }
+    let reply = call.deferReply()
+    replica.catchUp { caught in
+      switch caught {
+      case .failure(let unavailable): reply.reject(unavailable.rpcError())
+      case .success: reply.resolve(write)
+      }
+    }
+    return true
+  }
+}
+
+extension RPCError {
+  /// The error a replayed store change answered (`{"code", "message", "data"?}`).
+  init(replayed error: JSONValue) {
+    var code: ErrorCode = .internalError
+    if case .number(let text)? = error["code"], let raw = Int(text) {
+      code = ErrorCode(rawValue: raw)
+    }
+    var message = "Internal error"
+    if case .string(let text)? = error["message"] { message = text }
+    self.init(code: code, message: message, data: error["data"])
+  }
+}
+
 extension AdObjectError {
   /// Runs `body`, reporting an ``AdObjectError`` as method `method` answers it.
   @inline(__always)

@@ -17,6 +17,16 @@ public final class NativeAdsService: AdEventObserver {
     w.value(OpenRPCDocument.document(examples: OpenRPCExamples.byMethod))
     return w.bytes
   }()
+  /// A fleet's shared store: set, every load first catches up with the fleet's store changes,
+  /// and every store change goes through the fleet's log (``StoreReplica``).
+  public var replica: StoreReplica? {
+    didSet { replica?.apply = { [unowned self] request in replay(request) } }
+  }
+  /// True while a store change from the fleet's log is applied (the methods then apply it
+  /// here instead of sending it to the log).
+  private(set) var isReplaying = false
+  /// The session replayed changes are dispatched on; its replies are read back, never sent.
+  private lazy var replaySession = RPCSession(id: 0, dispatcher: dispatcher)
   /// The last whole second formatted by ``timestamp(_:)`` (loads in one second share it).
   private var lastTimestamp: (second: Double, text: String) = (-1, "")
 
@@ -46,6 +56,20 @@ public final class NativeAdsService: AdEventObserver {
     let second = seconds.rounded(.down)
     if second != lastTimestamp.second { lastTimestamp = (second, formatRFC3339(second)) }
     return lastTimestamp.text
+  }
+
+  /// Applies one store request of the fleet's log by dispatching it here; answers its reply
+  /// object (`{"result"...}` or `{"error"...}`).
+  func replay(_ request: [UInt8]) -> JSONValue {
+    isReplaying = true
+    defer { isReplaying = false }
+    request.withUnsafeBytes { dispatcher.handle(message: $0, session: replaySession) }
+    var out = replaySession.takeOutput()
+    defer { replaySession.recycleOutput(&out) }
+    let text = out.withUnsafeBytes { raw in
+      String(decoding: raw.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+    }
+    return (try? JSONParser().parseValue(text)) ?? .null
   }
 
   // MARK: AdEventObserver

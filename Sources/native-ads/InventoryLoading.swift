@@ -1,4 +1,5 @@
 import Glibc
+import JSONRPC
 import NativeAds
 import NativeAdsRPC
 
@@ -27,6 +28,49 @@ enum InventoryLoading {
     } catch {
       throw Failure(description: "\(path): \(error)")
     }
+    return inventory
+  }
+
+  // MARK: A fleet's start-up inventory
+
+  /// This process's start-up inventory as a fleet keeps it: a first line saying what it is
+  /// (`{"builtin":true,"storeBytes":N}`), then the store file's bytes. Processes with the same
+  /// options offer the same bytes, and a process that joins a fleet started with other ones
+  /// serves the fleet's (contract section 11).
+  static func fleetStartStore(for options: Options) throws(Failure) -> [UInt8] {
+    var file: [UInt8] = []
+    if let path = options.storeFile {
+      do throws(StoreLoadError) {
+        var reader = try StoreFile(path: path)
+        defer { reader.close() }
+        file = try reader.readAll()
+      } catch {
+        throw Failure(description: "\(path): \(error)")
+      }
+    }
+    let builtIn = options.storeFile == nil || options.withBuiltIn
+    let head: JSONValue = .object([("builtin", .bool(builtIn)), ("storeBytes", .int(file.count))])
+    return Array(head.jsonText.utf8) + [UInt8(ascii: "\n")] + file
+  }
+
+  /// The inventory a fleet's start-up store (``fleetStartStore(for:)``'s encoding) describes.
+  static func inventory(fromFleet bytes: [UInt8], options: Options) throws(Failure) -> Inventory {
+    guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
+      let head = try? JSONParser().parseValue(String(decoding: bytes[..<newline], as: UTF8.self))
+    else { throw Failure(description: "the fleet's start-up store does not read") }
+    let builtIn = head["builtin"] == .bool(true)
+    let inventory = builtIn ? StoreLoader.builtInInventory() : Inventory()
+    let file = bytes[(newline + 1)...]
+    guard !file.isEmpty else { return inventory }
+    var failure: StoreLoadError?
+    Array(file).withUnsafeBytes { raw in
+      do throws(StoreLoadError) {
+        try StoreLoader.load(raw, into: inventory)
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw Failure(description: "the fleet's start-up store: \(failure)") }
     return inventory
   }
 
@@ -102,5 +146,27 @@ struct StoreFile: StoreByteSource {
       return
     }
     guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw Self.failure() }
+  }
+}
+
+extension StoreFile {
+  /// The whole file.
+  mutating func readAll() throws(StoreLoadError) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      var failure: StoreLoadError?
+      var count = 0
+      chunk.withUnsafeMutableBytes { raw in
+        do throws(StoreLoadError) {
+          count = try read(into: raw)
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure }
+      if count == 0 { return bytes }
+      bytes += chunk[..<count]
+    }
   }
 }

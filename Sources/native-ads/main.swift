@@ -31,7 +31,7 @@ exit(serve(options, log: log))
 /// what was really lost.
 func serve(_ options: Options, log: Log) -> Int32 {
   let eventLoop: EventLoop
-  let inventory: Inventory
+  var inventory: Inventory
   do {
     eventLoop = try EventLoop(limits: options.transport)
     inventory = try InventoryLoading.inventory(for: options)
@@ -45,7 +45,7 @@ func serve(_ options: Options, log: Log) -> Int32 {
   /// the transports; false when they cannot start.
   func start(
     store: (any LiveAdStore)?, eventLog: (any AdEventLog)?, sessionIDBase: UInt64,
-    adIDScope: String = ""
+    adIDScope: String = "", replica: StoreReplica? = nil
   ) -> (Server, AdManager)? {
     let manager = AdManager(
       inventory: inventory, clock: SystemClock(), seed: options.seed,
@@ -55,6 +55,7 @@ func serve(_ options: Options, log: Log) -> Int32 {
     manager.mediationDeadlineMs = options.mediationDeadlineMilliseconds
     let dispatcher = Dispatcher(limits: options.rpc)
     let service = NativeAdsService(manager: manager, dispatcher: dispatcher)
+    service.replica = replica
     let started = Server(
       eventLoop: eventLoop, dispatcher: dispatcher, service: service, options: options, log: log,
       sessionIDBase: sessionIDBase)
@@ -70,6 +71,13 @@ func serve(_ options: Options, log: Log) -> Int32 {
   }
 
   if let address = options.redis {
+    let startStore: [UInt8]
+    do {
+      startStore = try InventoryLoading.fleetStartStore(for: options)
+    } catch {
+      Log.line("native-ads: error: \(error)")
+      return 1
+    }
     let fleet = Fleet(
       address: address, name: options.fleet, redisOptions: options.redisOptions,
       options: options.fleetOptions, eventLoop: eventLoop)
@@ -92,13 +100,24 @@ func serve(_ options: Options, log: Log) -> Int32 {
         waiting.append(watcher)
       }
     }
-    fleet.join(log: { log.warn($0) }) {
+    fleet.join(startStore: startStore, log: { log.warn($0) }) { fleetStore in
       stopWaiting()
       log.info("fleet \(options.fleet): joined as process \(fleet.process)")
-      guard
+      if let fleetStore {
+        // Another process started the fleet with another inventory: serve the fleet's.
+        do {
+          inventory = try InventoryLoading.inventory(fromFleet: fleetStore, options: options)
+          log.info("fleet \(options.fleet): serving the fleet's start-up inventory")
+        } catch {
+          Log.line("native-ads: error: \(error)")
+          status = 1
+          return fleet.close()
+        }
+      }
+      guard let storeLog = fleet.storeLog,
         let (started, manager) = start(
           store: fleet.store, eventLog: fleet.eventLog, sessionIDBase: fleet.ownerBase,
-          adIDScope: "p\(fleet.process)-")
+          adIDScope: "p\(fleet.process)-", replica: StoreReplica(log: storeLog))
       else { return fleet.close() }
       fleet.attach(manager) { log.warn($0) }
       started.onFinish = { fleet.close() }

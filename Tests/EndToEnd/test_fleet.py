@@ -5,6 +5,7 @@ ad; nothing acknowledged is lost when a process is killed; a Redis out of reach 
 -32003 within a bounded time, and the fleet recovers by itself."""
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -15,6 +16,7 @@ from e2e_support import (
     NATIVE_UNIT,
     VIDEO_UNIT,
     assert_ad_not_found,
+    creative_image,
     get_events,
     load_one,
     wait_until,
@@ -205,3 +207,76 @@ def test_a_restarted_redis_keeps_what_it_acknowledged_and_the_fleet_reconnects(f
                what="the fleet reconnects")
     assert conn.call("recordImpression", adId=ad["adId"]) == {"recorded": False, "reason": "alreadyRecorded"}
     assert [e[2] for e in events_of(conn, adId=ad["adId"])] == ["didRecordImpression"]
+
+
+# ------------------------------------------------------------------------------------------
+# The fleet's store
+
+
+STORES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stores")
+
+
+def native_creative(cid, headline):
+    return {"id": cid, "kind": "native", "priority": 1, "eCPM": 1.0,
+            "assets": {"headline": headline, "images": [creative_image(cid, "image1", 60, 30)]},
+            "landingPageURL": f"https://example.com/{cid}"}
+
+
+def test_a_store_change_on_one_process_is_served_by_the_others_from_their_next_load(fleet_factory):
+    a, b, c = fleet_factory(3)
+    ca, cb, cc = a.connect(), b.connect(), c.connect()
+    assert ca.call("store.putCreative", creative=native_creative("fleet-n", "From A")) == {
+        "creativeID": "fleet-n", "replaced": False}
+    assert ca.call("store.putAdUnit", adUnit={"id": "/fleet/unit", "creatives": ["fleet-n"]}) == {
+        "adUnitID": "/fleet/unit", "replaced": False}
+    for conn in (cb, cc):
+        assert load_one(conn, "/fleet/unit")["headline"] == "From A"
+        listed = conn.call("store.list")
+        assert "/fleet/unit" in [u["id"] for u in listed["adUnits"]]
+    # A change on another process: every process serves it from its next load.
+    assert cc.call("store.putCreative", creative=native_creative("fleet-n", "From C"))["replaced"] is True
+    for conn in (ca, cb, cc):
+        assert load_one(conn, "/fleet/unit")["headline"] == "From C"
+    assert cb.call("store.remove", kind="adUnit", id="/fleet/unit") == {"removed": True}
+    for conn in (ca, cc):
+        assert conn.error("loadAd", adUnitID="/fleet/unit")["code"] == 1000
+
+
+def test_an_invalid_store_change_is_refused_and_changes_nothing_anywhere(fleet_factory):
+    a, b = fleet_factory(2)
+    ca, cb = a.connect(), b.connect()
+    err = ca.error("store.putAdUnit", adUnit={"id": "/fleet/bad", "creatives": ["no-such-creative"]})
+    assert err["code"] == -32602, err
+    assert cb.error("loadAd", adUnitID="/fleet/bad")["code"] == 1000
+    assert "/fleet/bad" not in [u["id"] for u in cb.call("store.list")["adUnits"]]
+
+
+def test_racing_store_changes_apply_in_one_order_on_every_process(fleet_factory):
+    servers = fleet_factory(3)
+    conns = [s.connect() for s in servers]
+    conns[0].call("store.putCreative", creative=native_creative("race-n", "start"))
+    conns[0].call("store.putAdUnit", adUnit={"id": "/fleet/race", "creatives": ["race-n"]})
+    start = threading.Barrier(len(conns))
+
+    def put(i, conn):
+        start.wait()
+        for k in range(5):
+            conn.call("store.putCreative", creative=native_creative("race-n", f"p{i}-{k}"))
+
+    threads = [threading.Thread(target=put, args=(i, conn)) for i, conn in enumerate(conns)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    served = {load_one(conn, "/fleet/race")["headline"] for conn in conns}
+    assert len(served) == 1, served
+
+
+def test_a_process_that_joins_serves_the_fleets_start_up_inventory_not_its_own(fleet_factory):
+    (first,) = fleet_factory(1, name="own-inventory", args=["--store", os.path.join(STORES, "custom.json")])
+    (second,) = fleet_factory(1, name="own-inventory")  # built-in units only, on its own
+    conn = second.connect()
+    assert conn.error("loadAd", adUnitID=NATIVE_UNIT)["code"] == 1000, "the built-in units are not the fleet's"
+    listed = [u["id"] for u in conn.call("store.list")["adUnits"]]
+    assert listed == sorted(u["id"] for u in first.connect().call("store.list")["adUnits"])
+    assert "/e2e/custom/gallery" in listed

@@ -112,10 +112,43 @@ enum LoadAd: ServiceMethod {
     // and then the reply is deferred (the loop keeps serving everyone meanwhile) and the
     // client may cancel it (`$/cancelRequest`: the load stops, its adapter is told).
     let service = context.service
+    if let replica = service.replica { return loadAfterCatchUp(request, replica, context) }
     try context.answer(
       into: &w, error: { (error: AdLoadError) in error.rpcError },
       load: { service.manager.load(request, owner: context.session.id, completion: $0) },
       write: { loaded, w in write(loaded, service: service, into: &w) })
+  }
+
+  /// In a fleet: the load waits until this process has caught up with the fleet's store
+  /// changes (one small read), so that no load is served from a store older than the last
+  /// change acknowledged. The client may cancel it meanwhile, and after, as any load.
+  private static func loadAfterCatchUp(
+    _ request: AdRequest, _ replica: StoreReplica, _ context: MethodContext
+  ) {
+    final class Started {
+      var ticket: LoadTicket?
+      var cancelled = false
+    }
+    let service = context.service
+    let manager = service.manager
+    let owner = context.session.id
+    let reply = context.call.deferReply()
+    let started = Started()
+    reply.onCancel = {
+      started.cancelled = true
+      if let ticket = started.ticket { manager.cancelLoad(ticket) }
+    }
+    reply.cancelsWhenInputEnds = { started.ticket.map(manager.isAskingSources) ?? false }
+    replica.catchUp { caught in
+      guard !started.cancelled else { return }
+      if case .failure(let unavailable) = caught { return reply.reject(unavailable.rpcError()) }
+      started.ticket = manager.load(request, owner: owner) { result in
+        switch result {
+        case .success(let loaded): reply.resolve { w in write(loaded, service: service, into: &w) }
+        case .failure(let error): reply.reject(error.rpcError)
+        }
+      }
+    }
   }
 
   /// `{"ads": [Ad...], "responseInfo": ResponseInfo}`.

@@ -19,6 +19,7 @@ enum StoreDefineFormat: ServiceMethod {
   static func handle(_ format: CustomFormat, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
+    if context.replicatedStoreChange(name) { return }
     let replaced = try storeChange(self.format) { () throws(InventoryError) in
       try context.service.manager.inventory.defineFormat(format)
     }
@@ -45,6 +46,7 @@ enum StorePutCreative: ServiceMethod {
   static func handle(_ params: Params, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
+    if context.replicatedStoreChange(name) { return }
     let inventory = context.service.manager.inventory
     let creative = try decoding { () throws(InvalidField) in
       try StoreDecoder.creative(params) { inventory.format($0) }
@@ -75,6 +77,7 @@ enum StorePutAdUnit: ServiceMethod {
   static func handle(_ unit: AdUnit, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
+    if context.replicatedStoreChange(name) { return }
     let replaced = try storeChange(adUnit) { () throws(InventoryError) in
       try context.service.manager.inventory.putAdUnit(unit)
     }
@@ -107,6 +110,7 @@ enum StoreRemove: ServiceMethod {
   static func handle(_ request: Request, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
+    if context.replicatedStoreChange(name) { return }
     let removed = try storeChange(id) { () throws(InventoryError) in
       try context.service.manager.inventory.remove(kind: request.kind, id: request.id)
     }
@@ -142,6 +146,12 @@ enum StoreList: ServiceMethod {
 
   static func handle(_: Void, context: MethodContext, result w: inout JSONWriter) throws(RPCError) {
     let inventory = context.service.manager.inventory
+    if context.afterStoreCatchUp({ w in list(inventory, into: &w) }) { return }
+    list(inventory, into: &w)
+  }
+
+  /// The inventory as `store.list` answers it.
+  static func list(_ inventory: Inventory, into w: inout JSONWriter) {
     w.beginObject()
     w.key(formats.name)
     w.beginArray()
