@@ -126,8 +126,9 @@ test-release: release venv
 ## release builds, both clients) and the linter.
 test: deps lint test-swift test-e2e test-python-client test-ts-client test-release
 
-bench: release venv
+bench: release venv deps
 	$(VENV)/bin/python bench/run.py --bin $(abspath $(BIN_RELEASE)) $(BENCH_ARGS)
+	$(VENV)/bin/python bench/fleet.py --bin $(abspath $(BIN_RELEASE)) $(filter --quick --no-pin,$(BENCH_ARGS))
 
 ## bench-compare: the bench with an older build measured side by side in the same run.
 ## BASE=<git rev> names it (default: the first non-comment line of bench/baseline-rev, when

@@ -22,12 +22,14 @@ def redis_binary() -> str:
 
 
 class RedisServer:
-    def __init__(self, *extra: str, durable: bool = True):
-        """`durable`: AOF fsync'd on every write (what the fleet's durability tests need);
-        without, nothing is written to disk (faster, for runs that test something else)."""
+    def __init__(self, *extra: str, durable: bool = True, fsync: str = "always"):
+        """`durable`: AOF on, fsync'd `fsync` (on every write by default: what the fleet's
+        durability tests need); without, nothing is written to disk (for runs that test
+        something else)."""
         self.dir = tempfile.mkdtemp(prefix="na-redis-", dir="/tmp")
         self.socket = os.path.join(self.dir, "redis.sock")
         self.durable = durable
+        self.fsync = fsync
         self.extra = list(extra)
         self.proc: subprocess.Popen | None = None
         self.start()
@@ -40,7 +42,7 @@ class RedisServer:
         assert self.proc is None
         cmd = [redis_binary(), "--port", "0", "--unixsocket", self.socket, "--unixsocketperm", "700",
                "--dir", self.dir, "--save", "",
-               *(["--appendonly", "yes", "--appendfsync", "always"] if self.durable else ["--appendonly", "no"]),
+               *(["--appendonly", "yes", "--appendfsync", self.fsync] if self.durable else ["--appendonly", "no"]),
                "--logfile", os.path.join(self.dir, "redis.log"), "--daemonize", "no"] + self.extra
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
