@@ -14,10 +14,15 @@ import pytest
 
 from e2e_support import (
     NATIVE_UNIT,
+    ExternalAdapter,
+    fill,
+    mediated_load,
+    store_path,
     VIDEO_UNIT,
     assert_ad_not_found,
     creative_image,
     get_events,
+    load_custom,
     load_one,
     wait_until,
 )
@@ -280,3 +285,48 @@ def test_a_process_that_joins_serves_the_fleets_start_up_inventory_not_its_own(f
     listed = [u["id"] for u in conn.call("store.list")["adUnits"]]
     assert listed == sorted(u["id"] for u in first.connect().call("store.list")["adUnits"])
     assert "/e2e/custom/gallery" in listed
+
+
+def test_a_custom_click_handler_set_on_another_process_takes_that_process_s_clicks(fleet_factory):
+    a, b = fleet_factory(2)
+    loader, other = a.connect(), b.connect()
+    ad = load_custom(loader)
+    assert other.call("setCustomClickHandler", adId=ad["adId"], enabled=True) == {"enabled": True}
+    result = other.call("performClickOnAsset", adId=ad["adId"], key="MainImage", openableURLSchemes=["gadexample"])
+    assert result == {"recorded": True, "action": "customClickHandler", "url": None}
+    assert other.wait_notification("customClick") == {"adId": ad["adId"], "assetID": "MainImage"}
+    # The loader's connection hears of the click, not of the handler (it did not set it).
+    assert loader.wait_notification("adEvent", lambda p: p["event"] == "didRecordClick")["assetKey"] == "MainImage"
+    loader.barrier()
+    assert [n for n in loader.notifications if n.get("method") == "customClick"] == []
+    # The loader's own clicks are not the other connection's handler's.
+    assert loader.call("performClickOnAsset", adId=ad["adId"], key="Headline")["action"] == "landingPage"
+
+
+def test_a_mediated_ad_used_on_another_process_keeps_its_adapter_told(fleet_factory):
+    store = ["--store", store_path("mediation-waterfalls.json"), "--with-builtin"]
+    a, b = fleet_factory(2, args=store)
+    adapter = ExternalAdapter(a.connect(sync=False), "MyNet", fill(mapped_ad("remote")))
+    app = a.connect()
+    result = mediated_load(app, "/e2e/mediation/first")
+    ad_id = result["ads"][0]["adId"]
+    assert result["ads"][0]["headline"] == "remote headline"
+    other = b.connect()
+    # Another process records the impression and a click: the adapter, on the loader's
+    # process, is told, and the app's connection gets the events.
+    assert other.call("recordImpression", adId=ad_id) == {"recorded": True}
+    told = adapter.conn.wait_notification("adapter.didRecordImpression", lambda p: p.get("adId") == ad_id)
+    assert told["loadId"] == adapter.loads[0]["loadId"]
+    assert app.wait_notification("adEvent", lambda p: p["event"] == "didRecordImpression")["adId"] == ad_id
+    assert other.call("performClickOnAsset", adId=ad_id, key="headline")["recorded"] is True
+    clicked = adapter.conn.wait_notification("adapter.didRecordClickOnAsset", lambda p: p.get("adId") == ad_id)
+    assert clicked["assetKey"] == "headline"
+    # Only the adapter's own connection may report on the ad, whichever process is asked.
+    assert_ad_not_found(other.error("adapter.reportImpression", adId=ad_id))
+
+
+def mapped_ad(tag):
+    return {"headline": f"{tag} headline", "body": f"{tag} body", "callToAction": f"{tag} install",
+            "icon": {"url": f"https://cdn.{tag}.example/icon.png", "width": 64, "height": 64},
+            "images": [{"url": f"https://cdn.{tag}.example/main.png", "width": 1200, "height": 627}],
+            "handlesUserClicks": False, "handlesUserImpressions": False}

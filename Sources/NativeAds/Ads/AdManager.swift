@@ -323,12 +323,12 @@ public final class AdManager {
   }
 
   private func nextTurn(_ adId: String) -> ((@escaping () -> Void) -> Void)? {
-    guard let waiting = adTurns[adId], !waiting.isEmpty else {
+    // Mutated in place (no copy of the queue is held while it changes).
+    guard adTurns[adId]?.isEmpty == false else {
       adTurns.removeValue(forKey: adId)
       return nil
     }
-    adTurns[adId]!.removeFirst()
-    return waiting[0]
+    return adTurns[adId]!.removeFirst()
   }
 
   /// Whether every ad is in this process (then ``ad(_:)`` is the whole truth and reads need
