@@ -14,7 +14,7 @@ public final class Fleet {
   public let options: FleetOptions
   let keys: FleetKeys
   let redis: FleetRedis
-  private let inboxConnection: RedisConnection
+  private let inboxConnection: any RedisCommandSender
   private var inbox: FleetInbox?
   private var retryTimer: LoopTimer?
   private let eventLoop: EventLoop
@@ -34,10 +34,10 @@ public final class Fleet {
     self.options = options
     self.eventLoop = eventLoop
     keys = FleetKeys(fleet: name)
+    // A cluster or a single server, whichever the address is (``RedisCluster`` finds out).
     redis = FleetRedis(
-      connection: RedisConnection(address: address, options: redisOptions, eventLoop: eventLoop))
-    inboxConnection = RedisConnection(
-      address: address, options: redisOptions, eventLoop: eventLoop)
+      connection: RedisCluster(seed: address, options: redisOptions, eventLoop: eventLoop))
+    inboxConnection = RedisCluster(seed: address, options: redisOptions, eventLoop: eventLoop)
   }
 
   /// The first owner ID of this process's connections (``FleetOwners``).

@@ -9,7 +9,7 @@ import UVTransport
 ///
 /// Loop-thread only.
 final class FleetInbox {
-  private let connection: RedisConnection
+  private let connection: any RedisCommandSender
   private let key: String
   private let blockMs: UInt64
   private weak var manager: AdManager?
@@ -23,7 +23,9 @@ final class FleetInbox {
 
   private let retryTimer: LoopTimer
 
-  init(connection: RedisConnection, key: String, blockMs: UInt64, eventLoop: EventLoop) {
+  init(
+    connection: any RedisCommandSender, key: String, blockMs: UInt64, eventLoop: EventLoop
+  ) {
     self.connection = connection
     retryTimer = LoopTimer(eventLoop: eventLoop, keepsLoopAlive: false)
     self.key = key
@@ -43,9 +45,7 @@ final class FleetInbox {
   }
 
   private func read() {
-    guard !closed, connection.state == .connected || connection.state == .connecting else {
-      return
-    }
+    guard !closed, connection.isUsable else { return }
     reading = true
     connection.send(
       "XREAD", "COUNT", "512", "BLOCK", String(blockMs), "STREAMS", key, lastID,
@@ -62,7 +62,7 @@ final class FleetInbox {
       case .failure:
         // The connection is being made again, and onConnected reads on; if it is up already,
         // the next read goes a moment later (never from inside this completion).
-        if connection.state == .connected { retryTimer.start(after: 100) { [self] in read() } }
+        if connection.isUsable { retryTimer.start(after: 100) { [self] in read() } }
       }
     }
   }

@@ -8,11 +8,11 @@ import RedisClient
 ///
 /// Loop-thread only.
 final class FleetRedis {
-  let connection: RedisConnection
+  let connection: any RedisCommandSender
   /// Each script's SHA1, as `SCRIPT LOAD` answered it.
   private var shas: [String: String] = [:]
 
-  init(connection: RedisConnection) {
+  init(connection: any RedisCommandSender) {
     self.connection = connection
   }
 
@@ -46,12 +46,13 @@ final class FleetRedis {
   ) {
     let tail = [Array(String(keys.count).utf8)] + keys.map { Array($0.utf8) } + arguments
     func eval() {
-      connection.send([Array("EVAL".utf8), Array(script.body.utf8)] + tail) { result in
+      connection.send([Array("EVAL".utf8), Array(script.body.utf8)] + tail, timeoutMs: nil) {
+        result in
         completion(Self.answer(result, script))
       }
     }
     guard let sha = shas[script.name] else { return eval() }
-    connection.send([Array("EVALSHA".utf8), Array(sha.utf8)] + tail) { result in
+    connection.send([Array("EVALSHA".utf8), Array(sha.utf8)] + tail, timeoutMs: nil) { result in
       if case .success(.error(let message)) = result, message.hasPrefix("NOSCRIPT") {
         return eval()
       }
@@ -63,7 +64,7 @@ final class FleetRedis {
   func command(
     _ arguments: [String], completion: @escaping (Result<RedisReply, StoreUnavailable>) -> Void
   ) {
-    connection.send(arguments.map { Array($0.utf8) }) { result in
+    connection.send(arguments.map { Array($0.utf8) }, timeoutMs: nil) { result in
       completion(Self.answer(result, nil))
     }
   }

@@ -19,7 +19,7 @@ import os
 import pytest
 
 from e2e_support import BIN, TRANSPORTS, Server, split_transport
-from redis_support import RedisServer
+from redis_support import RedisClusterServers, RedisServer
 
 
 def pytest_collection_modifyitems(config, items):
@@ -150,6 +150,14 @@ def redis_server():
     server.close()
 
 
+@pytest.fixture(scope="session")
+def redis_cluster():
+    """A real 3-master Redis Cluster for the fleet's cluster tests."""
+    cluster = RedisClusterServers(3)
+    yield cluster
+    cluster.close()
+
+
 @pytest.fixture
 def private_redis():
     """A redis-server of the test's own, for tests that stop, freeze or restart it."""
@@ -165,7 +173,7 @@ _fleet_names = iter(range(1, 1 << 30))
 def fleet_factory(server_factory, redis_server, request):
     """Starts `n` processes of a fleet (a name of the test's own) on TCP."""
 
-    def make(n: int = 3, *, redis: RedisServer | None = None, name: str | None = None, args=()):
+    def make(n: int = 3, *, redis=None, name: str | None = None, args=()):
         fleet = name or f"{request.node.name[:40]}-{next(_fleet_names)}"
         url = (redis or redis_server).url
         return [server_factory(stdio=False, tcp=True, args=["--redis", url, "--fleet", fleet, *args])

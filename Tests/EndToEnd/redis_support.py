@@ -105,3 +105,94 @@ class RedisServer:
     def close(self) -> None:
         self.stop(signal.SIGKILL)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _free_port_pair() -> int:
+    """A loopback port P with P + 10000 (a cluster node's bus port) free too."""
+    for _ in range(200):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port + 10000 > 65535:
+            continue
+        try:
+            with socket.socket() as a, socket.socket() as b:
+                a.bind(("127.0.0.1", port))
+                b.bind(("127.0.0.1", port + 10000))
+            return port
+        except OSError:
+            continue
+    raise RuntimeError("no free port pair for a cluster node")
+
+
+class RedisClusterServers:
+    """A Redis Cluster of `masters` masters (no replicas) on loopback TCP ports, each node in a
+    directory of its own under /tmp, created with `redis-cli --cluster create`; stopped by pid."""
+
+    def __init__(self, masters: int = 3):
+        self.dir = tempfile.mkdtemp(prefix="na-cluster-", dir="/tmp")
+        self.procs: list[subprocess.Popen] = []
+        self.ports: list[int] = []
+        try:
+            for i in range(masters):
+                self._start_node(i)
+            cli = shutil.which("redis-cli") or "/usr/bin/redis-cli"
+            subprocess.run([cli, "--cluster", "create", *[f"127.0.0.1:{p}" for p in self.ports],
+                            "--cluster-replicas", "0", "--cluster-yes"],
+                           check=True, capture_output=True, timeout=WAIT * 3)
+            deadline = time.monotonic() + WAIT * 3
+            while not all(b"cluster_state:ok" in self.command(p, "CLUSTER", "INFO") for p in self.ports):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the cluster did not reach cluster_state:ok")
+                time.sleep(0.05)
+        except BaseException:
+            self.close()
+            raise
+
+    def _start_node(self, i: int) -> None:
+        for _ in range(5):
+            port = _free_port_pair()
+            node_dir = os.path.join(self.dir, str(port))
+            os.makedirs(node_dir, exist_ok=True)
+            proc = subprocess.Popen(
+                [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", node_dir,
+                 "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                 "--cluster-node-timeout", "5000", "--save", "", "--appendonly", "yes",
+                 "--logfile", os.path.join(node_dir, "redis.log"), "--daemonize", "no"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            deadline = time.monotonic() + WAIT
+            while time.monotonic() < deadline and proc.poll() is None:
+                try:
+                    if self.command(port, "PING").startswith(b"+PONG"):
+                        self.procs.append(proc)
+                        self.ports.append(port)
+                        return
+                except OSError:
+                    pass
+                time.sleep(0.01)
+            proc.kill()
+            proc.wait()
+        raise RuntimeError("a cluster node did not start")
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.ports[0]}"
+
+    @staticmethod
+    def command(port: int, *args: str) -> bytes:
+        body = b"*%d\r\n" % len(args) + b"".join(b"$%d\r\n%s\r\n" % (len(a.encode()), a.encode()) for a in args)
+        with socket.create_connection(("127.0.0.1", port), timeout=WAIT) as s:
+            s.sendall(body)
+            return s.recv(1 << 20)
+
+    def keys(self, port: int, pattern: str) -> list[str]:
+        reply = self.command(port, "KEYS", pattern).decode("utf-8", "replace")
+        return [line for line in reply.split("\r\n")[1:] if line and not line.startswith("$")]
+
+    def close(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+        self.procs = []
+        shutil.rmtree(self.dir, ignore_errors=True)

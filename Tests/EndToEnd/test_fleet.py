@@ -330,3 +330,40 @@ def mapped_ad(tag):
             "icon": {"url": f"https://cdn.{tag}.example/icon.png", "width": 64, "height": 64},
             "images": [{"url": f"https://cdn.{tag}.example/main.png", "width": 1200, "height": 627}],
             "handlesUserClicks": False, "handlesUserImpressions": False}
+
+
+# ------------------------------------------------------------------------------------------
+# Redis Cluster
+
+
+def test_a_fleet_runs_on_a_3_master_redis_cluster(fleet_factory, redis_cluster):
+    servers = fleet_factory(3, redis=redis_cluster)
+    conns = [s.connect() for s in servers]
+    ads = [load_one(conns[i % 3], NATIVE_UNIT)["adId"] for i in range(12)]
+    # Every process serves every ad, and racing impressions count once.
+    for ad in ads:
+        for conn in conns:
+            assert conn.call("stringForKey", adId=ad, key="headline") == "Flood-It! 2"
+    start = threading.Barrier(3)
+    outcomes: list[bool] = []
+
+    def race(conn):
+        start.wait()
+        got = [conn.call("recordImpression", adId=ad)["recorded"] for ad in ads]
+        outcomes.extend(got)
+
+    threads = [threading.Thread(target=race, args=(conn,)) for conn in conns]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(outcomes) == len(ads)
+    logs = [events_of(conn, limit=1000) for conn in conns]
+    assert logs[0] == logs[1] == logs[2] and len(logs[0]) == len(ads)
+    # A store change on one process is served by the others.
+    conns[1].call("store.putCreative", creative=native_creative("cluster-n", "On a cluster"))
+    conns[1].call("store.putAdUnit", adUnit={"id": "/fleet/cluster", "creatives": ["cluster-n"]})
+    assert load_one(conns[2], "/fleet/cluster")["headline"] == "On a cluster"
+    # The ads' keys are spread over the masters (each ad's keys in its own slot).
+    holders = [p for p in redis_cluster.ports if redis_cluster.keys(p, "na:*:ad:*")]
+    assert len(holders) >= 2, [redis_cluster.keys(p, "na:*") for p in redis_cluster.ports]
