@@ -100,16 +100,9 @@ def main() -> int:
             rows.append([r["label"], f"{la:,.1f}", f"{lb:,.1f}", f"+{lb - la:,.1f} µs"])
         else:
             rows.append([r["label"], f"{a['rps']:,.0f}", f"{b['rps']:,.0f}", f"{b['rps'] / a['rps']:.2f}×"])
-    head = ("measurement (one native-ads process)", "in process", "through Redis", "fleet ÷ in process")
-    widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
-    line = "  ".join("-" * w for w in widths)
     print("\nfleet figures (redis-server beside it: AOF, fsync every second, Unix socket)")
-    print(line)
-    print("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(head, widths))))
-    print(line)
-    for row in rows:
-        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
-    print(line)
+    bench.print_table(rows, ("measurement (one native-ads process)", "in process", "through Redis",
+                             "fleet ÷ in process"))
     (bench.OUT / "fleet.json").write_text(json.dumps(results, indent=2))
     print(f"details: {bench.OUT / 'fleet.json'}")
     return 0

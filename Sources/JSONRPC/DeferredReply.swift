@@ -18,9 +18,9 @@ public final class DeferredReply {
   /// the reply has been answered `-32800 Request cancelled` by then. Runs at most once.
   public var onCancel: (() -> Void)?
   /// Asked when the client's input ends (stdin EOF, a socket's end): true when the reply waits
-  /// on work that the client going away should stop (a waterfall asking its sources), and the
-  /// reply is then cancelled as `$/cancelRequest` would; nil or false, and the reply is still
-  /// sent before the connection closes (a fleet's store answering).
+  /// on work that the client going away should stop (a waterfall asking its sources), and that
+  /// work is then stopped, unanswered, as when the connection closes; nil or false, and the
+  /// reply is still sent before the connection closes (a fleet's store answering).
   public var cancelsWhenInputEnds: (() -> Bool)?
 
   init(session: RPCSession, id: [UInt8]?, requestID: RequestID?, batch: BatchReply?, slot: Int) {
@@ -36,6 +36,15 @@ public final class DeferredReply {
     guard !isAnswered else { return }
     let stop = onCancel
     reject(.requestCancelled)
+    stop?()
+  }
+
+  /// The client went away (its input ended): stops the work without answering, as when its
+  /// connection closes.
+  func abandon() {
+    guard !isAnswered else { return }
+    let stop = onCancel
+    answered()
     stop?()
   }
 

@@ -116,7 +116,8 @@ public final class RPCSession {
         return false
       }
       if output.count >= outputFlushThreshold { onOutput?(self) }
-      return !isClosed && !exitRequested && (canContinue?() ?? true)
+      return !isClosed && !exitRequested && unanswered.count < maxUnanswered
+        && (canContinue?() ?? true)
     }
   }
 
@@ -262,6 +263,9 @@ public final class RPCSession {
 
   /// Requests of the client whose replies were deferred and are not answered yet.
   public var unansweredRequestCount: Int { unanswered.count }
+  /// With this many requests unanswered the session reads no further message until some are
+  /// (``RPCLimits/maxUnanswered``; the transport stops reading the connection meanwhile).
+  public var maxUnanswered = Int.max
 
   func track(_ reply: DeferredReply) {
     guard let key = reply.requestID else { return }
@@ -283,11 +287,12 @@ public final class RPCSession {
     return true
   }
 
-  /// The client's input ended: the deferred replies whose work should stop with it
-  /// (``DeferredReply/cancelsWhenInputEnds``) are cancelled; the others are still sent.
+  /// The client's input ended: the work of the deferred replies that should stop with it
+  /// (``DeferredReply/cancelsWhenInputEnds``) stops, unanswered (as at close); the other
+  /// replies are still sent.
   public func inputEnded() {
     let stopping = unanswered.values.filter { $0.cancelsWhenInputEnds?() == true }
-    for reply in stopping { reply.cancel() }
+    for reply in stopping { reply.abandon() }
   }
 
   /// Marks the session closed and runs ``onClose`` once.

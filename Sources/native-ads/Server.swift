@@ -133,10 +133,9 @@ final class Server: ConnectionDelegate {
     // Unretained: asked only while the connection delivers a read or a drain, and the session
     // drops the closure when the connection closes (connectionDidClose), before it is freed.
     let flow = Unmanaged.passUnretained(connection)
-    let maxUnanswered = options.rpc.maxUnanswered
-    session.canContinue = { [unowned session] in
+    session.maxUnanswered = options.rpc.maxUnanswered
+    session.canContinue = {
       flow._withUnsafeGuaranteedRef { !$0.isPausedForBackpressure && !$0.isClosing }
-        && session.unansweredRequestCount < maxUnanswered
     }
     service.attach(session)
     sessions[connection.id] = session

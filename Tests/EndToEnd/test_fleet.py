@@ -28,6 +28,21 @@ from e2e_support import (
 )
 
 
+def all_at_once(work, args):
+    """Runs work(arg) for each arg in threads that start together; returns when all are done."""
+    start = threading.Barrier(len(args))
+
+    def run(arg):
+        start.wait()
+        work(arg)
+
+    threads = [threading.Thread(target=run, args=(arg,)) for arg in args]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
 def events_of(conn, **filters):
     return [(e["sequence"], e["adId"], e["event"], e["assetKey"]) for e in get_events(conn, **filters)["events"]]
 
@@ -70,24 +85,18 @@ def test_racing_impressions_and_clicks_are_each_counted_once(fleet_factory):
     servers = fleet_factory(3)
     ad = load_one(servers[0].connect(), NATIVE_UNIT)
     conns = [s.connect() for s in servers for _ in range(3)]
-    start = threading.Barrier(len(conns))
     impressions: list[dict] = []
     clicks: list[dict] = []
     lock = threading.Lock()
 
     def race(conn):
-        start.wait()
         got = [conn.call("recordImpression", adId=ad["adId"])]
         clicked = [conn.call("performClickOnAsset", adId=ad["adId"], key="body") for _ in range(5)]
         with lock:
             impressions.extend(got)
             clicks.extend(clicked)
 
-    threads = [threading.Thread(target=race, args=(conn,)) for conn in conns]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    all_at_once(race, conns)
     assert sum(r["recorded"] for r in impressions) == 1, impressions
     assert [r["reason"] for r in impressions if not r["recorded"]] == ["alreadyRecorded"] * (len(conns) - 1)
     assert len(clicks) == 5 * len(conns) and all(r["recorded"] for r in clicks)
@@ -261,18 +270,13 @@ def test_racing_store_changes_apply_in_one_order_on_every_process(fleet_factory)
     conns = [s.connect() for s in servers]
     conns[0].call("store.putCreative", creative=native_creative("race-n", "start"))
     conns[0].call("store.putAdUnit", adUnit={"id": "/fleet/race", "creatives": ["race-n"]})
-    start = threading.Barrier(len(conns))
 
-    def put(i, conn):
-        start.wait()
+    def put(numbered):
+        i, conn = numbered
         for k in range(5):
             conn.call("store.putCreative", creative=native_creative("race-n", f"p{i}-{k}"))
 
-    threads = [threading.Thread(target=put, args=(i, conn)) for i, conn in enumerate(conns)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    all_at_once(put, list(enumerate(conns)))
     served = {load_one(conn, "/fleet/race")["headline"] for conn in conns}
     assert len(served) == 1, served
 
@@ -344,19 +348,13 @@ def test_a_fleet_runs_on_a_3_master_redis_cluster(fleet_factory, redis_cluster):
     for ad in ads:
         for conn in conns:
             assert conn.call("stringForKey", adId=ad, key="headline") == "Flood-It! 2"
-    start = threading.Barrier(3)
     outcomes: list[bool] = []
 
     def race(conn):
-        start.wait()
         got = [conn.call("recordImpression", adId=ad)["recorded"] for ad in ads]
         outcomes.extend(got)
 
-    threads = [threading.Thread(target=race, args=(conn,)) for conn in conns]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    all_at_once(race, conns)
     assert sum(outcomes) == len(ads)
     logs = [events_of(conn, limit=1000) for conn in conns]
     assert logs[0] == logs[1] == logs[2] and len(logs[0]) == len(ads)

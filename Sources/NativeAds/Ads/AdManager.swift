@@ -75,6 +75,7 @@ public final class AdManager {
     self.clock = clock
     self.adLifetime = adLifetime
     self.store = store
+    self.adsAreLocal = !store.isShared
     self.eventLog = eventLog ?? InMemoryAdEventLog(capacity: maxEvents)
     let seed =
       seed
@@ -332,8 +333,8 @@ public final class AdManager {
   }
 
   /// Whether every ad is in this process (then ``ad(_:)`` is the whole truth and reads need
-  /// not wait).
-  public var adsAreLocal: Bool { !store.isShared }
+  /// not wait). Read once from the store: asked on every request.
+  public let adsAreLocal: Bool
 
   /// The live ad `adId` held by this process, after noticing a video that has played to its
   /// end. With a shared store (``adsAreLocal`` false) use ``withAd(_:_:)``.
