@@ -54,7 +54,7 @@ enum InventoryLoading {
   }
 
   /// The inventory a fleet's start-up store (``fleetStartStore(for:)``'s encoding) describes.
-  static func inventory(fromFleet bytes: [UInt8], options: Options) throws(Failure) -> Inventory {
+  static func inventory(fromFleet bytes: [UInt8]) throws(Failure) -> Inventory {
     guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
       let head = try? JSONParser().parseValue(String(decoding: bytes[..<newline], as: UTF8.self))
     else { throw Failure(description: "the fleet's start-up store does not read") }

@@ -25,8 +25,8 @@ final class Server: ConnectionDelegate {
   /// `-32002` in their framing (at most `--max-pending-refusals`).
   private var refusalsWaiting: Set<UInt64> = []
   private var shuttingDown = false
-  /// Connections kept open during a shutdown until their deferred replies are sent (a
-  /// fleet's store, a waterfall), at most until the shutdown timeout.
+  /// Connections whose input ended, or kept open by a shutdown, until their deferred replies
+  /// are sent (a fleet's store); during a shutdown at most until its timeout.
   private var drainingReplies: Set<UInt64> = []
   /// Connections not read while `--max-unanswered` of their requests wait for replies.
   private var heldForReplies: Set<UInt64> = []
@@ -153,7 +153,9 @@ final class Server: ConnectionDelegate {
     }
     holdForReplies(session, connection)
     if session.shouldClose { connection.closeAfterFlush() }
-    if session.unansweredRequestCount == 0, drainingReplies.remove(connection.id) != nil {
+    if !drainingReplies.isEmpty, session.unansweredRequestCount == 0,
+      drainingReplies.remove(connection.id) != nil
+    {
       connection.closeAfterFlush()
     }
     if session.exitRequested { exit(session, on: connection) }
@@ -180,8 +182,9 @@ final class Server: ConnectionDelegate {
         log.debug("connection \(connection.id): \(waiting) replies waiting: not reading")
         connection.stopReading()
       }
-    } else if waiting <= options.rpc.maxUnanswered / 2, heldForReplies.remove(connection.id) != nil,
-      !shuttingDown, !drainingReplies.contains(connection.id)
+    } else if !heldForReplies.isEmpty, waiting <= options.rpc.maxUnanswered / 2,
+      heldForReplies.remove(connection.id) != nil, !shuttingDown,
+      !drainingReplies.contains(connection.id)
     {
       connection.startReading()
       session.resumeInput()

@@ -42,7 +42,7 @@ func serve(_ options: Options, log: Log) -> Int32 {
   var status: Int32 = 0
   var server: Server?
   /// Builds the service on `store` and `eventLog` (the fleet's, or this process's) and starts
-  /// the transports; false when they cannot start.
+  /// the transports; nil (and `status` 1) when they cannot start.
   func start(
     store: (any LiveAdStore)?, eventLog: (any AdEventLog)?, sessionIDBase: UInt64,
     adIDScope: String = "", replica: StoreReplica? = nil
@@ -106,7 +106,7 @@ func serve(_ options: Options, log: Log) -> Int32 {
       if let fleetStore {
         // Another process started the fleet with another inventory: serve the fleet's.
         do {
-          inventory = try InventoryLoading.inventory(fromFleet: fleetStore, options: options)
+          inventory = try InventoryLoading.inventory(fromFleet: fleetStore)
           log.info("fleet \(options.fleet): serving the fleet's start-up inventory")
         } catch {
           Log.line("native-ads: error: \(error)")

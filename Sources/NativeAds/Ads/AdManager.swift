@@ -262,24 +262,30 @@ public final class AdManager {
   /// Fails with ``AdObjectError/adNotFound(adId:)`` when unknown or released, and
   /// ``AdObjectError/storeUnavailable(adId:_:)`` when a shared store cannot be reached.
   public func withAd(_ adId: String, _ reply: @escaping Reply<NativeAd>) {
-    guard store.isShared else {
-      return reply(Result { () throws(AdObjectError) in try ad(adId) })
-    }
-    serially(adId) { [self] done in
-      find(adId) { found in
-        reply(found)
-        done()
-      }
+    taking(adId) { [self] found, done in
+      reply(found)
+      done()
     }
   }
 
-  /// ``withAd(_:_:)`` from a shared store, without waiting for the ad's turn.
-  private func find(_ adId: String, _ reply: @escaping Reply<NativeAd>) {
-    store.find(adId) { [self] found in
-      switch found {
-      case .success(let ad?): reply(.success(settled(ad)))
-      case .success(nil): reply(.failure(.adNotFound(adId: adId)))
-      case .failure(let unavailable): reply(.failure(.storeUnavailable(adId: adId, unavailable)))
+  /// Hands `body` the ad `adId` (or why there is none) and a `done` to call once it has
+  /// answered. With the ads in this process: at once, `done` doing nothing. With a shared
+  /// store: in the ad's turn (``serially(_:_:)``), once the store found it.
+  private func taking(
+    _ adId: String,
+    _ body: @escaping (Result<NativeAd, AdObjectError>, @escaping () -> Void) -> Void
+  ) {
+    guard !adsAreLocal else {
+      return body(Result { () throws(AdObjectError) in try ad(adId) }, {})
+    }
+    serially(adId) { [self] done in
+      store.find(adId) { [self] found in
+        switch found {
+        case .success(let ad?): body(.success(settled(ad)), done)
+        case .success(nil): body(.failure(.adNotFound(adId: adId)), done)
+        case .failure(let unavailable):
+          body(.failure(.storeUnavailable(adId: adId, unavailable)), done)
+        }
       }
     }
   }
@@ -288,9 +294,8 @@ public final class AdManager {
   /// store: a call's lookup and change complete before the next call on the ad starts, so that
   /// a client's calls apply in its order (a registration before the visibility it enables) and
   /// this process's calls never race each other for the ad's version. Each `body` calls its
-  /// `done` once, when it has answered. With a store in this process, `body` runs at once.
+  /// `done` once, when it has answered.
   private func serially(_ adId: String, _ body: @escaping (@escaping () -> Void) -> Void) {
-    guard store.isShared else { return body {} }
     if adTurns[adId] != nil {
       adTurns[adId]!.append(body)
       return
@@ -400,40 +405,27 @@ public final class AdManager {
     _ validate: @escaping (NativeAd) throws(AdObjectError) -> AdChange,
     outcome: @escaping (AdTransition, NativeAd) -> T
   ) {
-    serially(adId) { [self] done in
-      let reply: Reply<T> = {
-        reply($0)
+    taking(adId) { [self] found, done in
+      let ad: NativeAd
+      let request: AdChange
+      do throws(AdObjectError) {
+        ad = try found.get()
+        request = try validate(ad)
+      } catch {
+        reply(.failure(error))
+        return done()
+      }
+      change(ad, request) { applied in
+        switch applied {
+        case .success(let transition): reply(.success(outcome(transition, ad)))
+        case .failure(let unavailable) where unavailable.adIsGone:
+          reply(.failure(.adNotFound(adId: adId)))
+        case .failure(let unavailable):
+          reply(.failure(.storeUnavailable(adId: adId, unavailable)))
+        }
         done()
       }
-      lookUp(adId) { found in
-        let ad: NativeAd
-        let request: AdChange
-        do throws(AdObjectError) {
-          ad = try found.get()
-          request = try validate(ad)
-        } catch {
-          return reply(.failure(error))
-        }
-        self.change(ad, request) { applied in
-          switch applied {
-          case .success(let transition): reply(.success(outcome(transition, ad)))
-          case .failure(let unavailable) where unavailable.adIsGone:
-            reply(.failure(.adNotFound(adId: adId)))
-          case .failure(let unavailable):
-            reply(.failure(.storeUnavailable(adId: adId, unavailable)))
-          }
-        }
-      }
     }
-  }
-
-  /// The ad, from this process or (shared) the store, without waiting for its turn: for calls
-  /// that already have it.
-  private func lookUp(_ adId: String, _ reply: @escaping Reply<NativeAd>) {
-    guard store.isShared else {
-      return reply(Result { () throws(AdObjectError) in try ad(adId) })
-    }
-    find(adId, reply)
   }
 
   /// Records the transition's events and sends its messages, in order (unless a shared store
@@ -491,18 +483,16 @@ public final class AdManager {
   /// ``AdObjectError/adNotFound(adId:)``. Works on expired and muted ads too. A mediated ad
   /// with a registered ad view tells its adapter ``MediatedNativeAdForwarding/didUntrackView(adId:)``.
   public func release(adId: String, completion: @escaping Reply<Void>) {
-    serially(adId) { [self] done in
-      lookUp(adId) { found in
-        switch found {
-        case .success(let ad):
-          self.release(ad) {
-            completion($0)
-            done()
-          }
-        case .failure(let error):
-          completion(.failure(error))
+    taking(adId) { [self] found, done in
+      switch found {
+      case .success(let ad):
+        release(ad) {
+          completion($0)
           done()
         }
+      case .failure(let error):
+        completion(.failure(error))
+        done()
       }
     }
   }
