@@ -13,6 +13,8 @@ public final class DeferredReply {
   let requestID: RequestID?
   private let batch: BatchReply?
   private let slot: Int
+  /// Its place among the session's unanswered replies (set when the session tracks it).
+  var trackingNumber: UInt64 = 0
   public private(set) var isAnswered = false
   /// Stops the work behind the reply when the client cancels the request (`$/cancelRequest`):
   /// the reply has been answered `-32800 Request cancelled` by then. Runs at most once.

@@ -8,9 +8,12 @@ public struct RPCLimits: Sendable, Equatable {
   /// Most requests accepted in one batch (default 1000).
   public var maxBatch: Int = 1000
   /// Most requests of one connection whose replies wait at once (for a fleet's Redis, a
-  /// waterfall); past it the connection is not read until some are answered (default 1024,
-  /// `--max-unanswered`).
-  public var maxUnanswered: Int = 1024
+  /// waterfall); past it the connection is not read until some are answered (default 128,
+  /// `--max-unanswered`). Their replies are written when they come, past the connection's
+  /// high-water mark, so this bounds what a client that never reads makes the server hold
+  /// there: in a fleet a waiting `loadAd` holds about 14 KB (its ad, its Redis command, then
+  /// its reply), 1.8 MB for 128.
+  public var maxUnanswered: Int = 128
 
   /// The largest ``maxDepth`` a server may be given: the parser is iterative, but values that
   /// are kept or re-encoded (an adapter's `error.data`, store documents) are materialized and

@@ -258,23 +258,35 @@ public final class RPCSession {
   /// `exit` was received.
   public func requestExit() { exitRequested = true }
 
-  /// Deferred replies not answered yet, by request id (for `$/cancelRequest`).
-  private var unanswered: [RequestID: DeferredReply] = [:]
+  /// Deferred replies not answered yet (requests and notifications alike: the work of each is
+  /// in flight), by the order they were deferred in.
+  private var unanswered: [UInt64: DeferredReply] = [:]
+  private var deferredCount: UInt64 = 0
 
-  /// Requests of the client whose replies were deferred and are not answered yet.
+  /// Requests (and notifications) of the client whose replies were deferred and are not
+  /// answered yet; requests that reuse an id count once each.
   public var unansweredRequestCount: Int { unanswered.count }
   /// With this many requests unanswered the session reads no further message until some are
   /// (``RPCLimits/maxUnanswered``; the transport stops reading the connection meanwhile).
   public var maxUnanswered = Int.max
 
+  /// The deferred replies in the order they were deferred.
+  private var unansweredInOrder: [DeferredReply] {
+    unanswered.sorted { $0.key < $1.key }.map(\.value)
+  }
+
   func track(_ reply: DeferredReply) {
-    guard let key = reply.requestID else { return }
-    unanswered[key] = reply
+    deferredCount &+= 1
+    reply.trackingNumber = deferredCount
+    unanswered[deferredCount] = reply
   }
 
   func forget(_ reply: DeferredReply) {
-    guard let key = reply.requestID, unanswered[key] === reply else { return }
-    unanswered.removeValue(forKey: key)
+    guard unanswered[reply.trackingNumber] === reply else { return }
+    unanswered.removeValue(forKey: reply.trackingNumber)
+    // A notification's work done writes nothing: the transport still hears of it, to read a
+    // connection held at --max-unanswered again.
+    if reply.isNotification, !receiving, unanswered.count <= maxUnanswered / 2 { onOutput?(self) }
   }
 
   /// `$/cancelRequest {"id"}`: a request of this client that is still unanswered is answered
@@ -282,7 +294,11 @@ public final class RPCSession {
   /// Unknown and answered ids are ignored. Returns whether a request was cancelled.
   @discardableResult
   public func cancelRequest(id: JSONRef) -> Bool {
-    guard let key = RequestID(id), let reply = unanswered[key] else { return false }
+    // The earliest of the requests that reuse the id; a scan, as cancelling is rare and at
+    // most --max-unanswered replies wait.
+    guard let key = RequestID(id),
+      let reply = unansweredInOrder.first(where: { $0.requestID == key })
+    else { return false }
     reply.cancel()
     return true
   }
@@ -291,7 +307,7 @@ public final class RPCSession {
   /// (``DeferredReply/cancelsWhenInputEnds``) stops, unanswered (as at close); the other
   /// replies are still sent.
   public func inputEnded() {
-    let stopping = unanswered.values.filter { $0.cancelsWhenInputEnds?() == true }
+    let stopping = unansweredInOrder.filter { $0.cancelsWhenInputEnds?() == true }
     for reply in stopping { reply.abandon() }
   }
 

@@ -59,7 +59,7 @@ struct Options {
       --max-depth N              Deepest JSON nesting accepted (default 128, at most 4096).
       --max-batch N              Most requests in one batch (default 1000).
       --max-unanswered N         Most requests of one connection waiting for their replies
-                                 at once (on Redis, a waterfall; default 1024): past it the
+                                 at once (on Redis, a waterfall; default 128): past it the
                                  connection is not read until some are answered.
       --max-connections N        Most TCP and Unix socket connections at once (default 1024).
       --max-pending-refusals N   Connections over --max-connections kept until they send

@@ -188,6 +188,9 @@ final class Server: ConnectionDelegate {
     {
       connection.startReading()
       session.resumeInput()
+      // What resuming wrote; and when it filled the connection's requests up again (the rest
+      // of one read), it is held again here, to be resumed by a later reply.
+      flush(session, to: connection)
     }
   }
 

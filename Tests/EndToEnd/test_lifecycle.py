@@ -27,6 +27,8 @@ from e2e_support import (
     UNIX_TRANSPORTS,
     WAIT,
     ExternalAdapter,
+    dumps,
+    fill,
     Server,
     UnixConn,
     get_events,
@@ -309,7 +311,7 @@ def test_many_unix_clients_are_served_at_once(server_factory, framing):
 
 
 def test_max_connections_counts_unix_and_tcp_connections_together(server_factory):
-    srv = server_factory(stdio=False, tcp=True, unix=True, args=["--max-connections", "2"])
+    srv = server_factory(stdio=False, tcp=True, unix=True, args=["--max-connections", "2"], spread=False)
     srv.connect()
     srv.connect_unix()
     extra = UnixConn(srv.unix_path, "ndjson")
@@ -369,6 +371,40 @@ def test_a_connection_with_max_unanswered_replies_waiting_is_not_read_until_half
         assert app.wait_reply(id)["result"]["ads"]
     assert_error(app.wait_reply(probe)["error"], -32601)
     adapter.wait_loads(6)
+
+
+def test_a_connection_held_at_max_unanswered_again_and_again_within_one_read_is_read_to_the_end(server_factory):
+    """Forty loads in one write, four at a time: each resumption fills the connection up again
+    from what was read, and the next replies resume it again, until every load is answered."""
+    srv, adapter_conn, app = open_pair(server_factory, "stdio-ndjson", "tcp-ndjson", args=["--max-unanswered", 4])
+    ExternalAdapter(adapter_conn, "MyNet", fill(mapped("ok")))
+    ids = [f"burst-{n}" for n in range(40)]
+    app.send_raw(b"".join(app.frame(dumps({"jsonrpc": "2.0", "id": i, "method": "loadAd",
+                                            "params": {"adUnitID": U_FIRST}})) for i in ids))
+    for i in ids:
+        assert app.wait_reply(i)["result"]["ads"], i
+
+
+@pytest.mark.parametrize("kind", ["one-id-reused", "notifications"])
+def test_max_unanswered_counts_every_waiting_request_whatever_its_id(server_factory, kind):
+    """Requests that reuse one id, and notifications (which are never answered), still each
+    hold their work in flight: each counts, so a client cannot pile them up without bound."""
+    srv, adapter_conn, app = open_pair(server_factory, "stdio-ndjson", "tcp-ndjson", args=["--max-unanswered", 4])
+    adapter = ExternalAdapter(adapter_conn, "MyNet", NEVER)
+    for _ in range(6):
+        load = {"jsonrpc": "2.0", "method": "loadAd", "params": {"adUnitID": U_FIRST}}
+        app.send(load if kind == "notifications" else {**load, "id": "same"})
+    adapter.wait_loads(4)
+    probe = app.new_id()
+    app.send({"jsonrpc": "2.0", "id": probe, "method": "e2e.noSuchMethod"})
+    with pytest.raises(Exception):
+        app.wait_reply(probe, timeout=0.5)
+    assert len(adapter.loads) == 4
+    for request in adapter.requests[:2]:
+        adapter.conn.send({"jsonrpc": "2.0", "id": request["id"], "result": {"ad": mapped("ok")}})
+    # Two done: the connection is read again (for notifications too, which write nothing).
+    adapter.wait_loads(6)
+    assert_error(app.wait_reply(probe)["error"], -32601)
 
 
 def test_input_ending_cancels_loads_still_asking_their_sources(server_factory):
