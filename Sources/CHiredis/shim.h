@@ -5,6 +5,7 @@
 #include <hiredis/hiredis.h>
 #include <hiredis/async.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <uv.h>
 
 // The async context's connect and disconnect callbacks take a const context; its `data`
@@ -60,6 +61,15 @@ static void native_ads_redis_add_write(void *data) {
 static void native_ads_redis_del_write(void *data) {
   native_ads_redis_poll *p = (native_ads_redis_poll *)data;
   native_ads_redis_watch(p, p->events & ~UV_WRITABLE);
+}
+
+// Bytes the server has sent that hiredis has not read yet (0 when none, or on an error).
+// The command timeout asks before it fails a command: timers run before polls in libuv's
+// loop, so after a long iteration its reply may be waiting, unread, in the socket.
+static inline int native_ads_redis_unread_bytes(const redisAsyncContext *context) {
+  int unread = 0;
+  if (ioctl(context->c.fd, FIONREAD, &unread) != 0) return 0;
+  return unread;
 }
 
 static void native_ads_redis_on_close(uv_handle_t *handle) { free(handle->data); }

@@ -10,9 +10,12 @@ import Glibc
 ///
 /// Commands are pipelined: ``send(_:timeoutMs:completion:)`` writes at once and the reply comes
 /// to the completion, in the order sent, exactly once. A command that cannot get its reply
-/// (no connection, a broken one, a reply later than the command timeout, too many in flight)
-/// fails with a ``RedisError`` within a bounded time: the command timeout at most. The
-/// connection is made again by itself, with backoff, until ``close()``.
+/// (no connection, a broken one, a server silent for the command timeout, too many in flight)
+/// fails with a ``RedisError`` within a bounded time. A command is late when the timeout has
+/// passed since it was sent *and* since the server last answered anything: replies come in
+/// order, so a server still answering the commands before it is not unreachable, only busy
+/// with them (a burst of large writes), and a silent one fails them all one timeout after its
+/// last reply. The connection is made again by itself, with backoff, until ``close()``.
 ///
 /// Loop-thread only: create, use and close it on the loop thread; completions run there.
 public final class RedisConnection {
@@ -46,6 +49,8 @@ public final class RedisConnection {
   /// order, so the oldest one's deadline is the one to watch.
   private var queue: [Pending] = []
   private var head = 0
+  /// When the server last answered a command (loop milliseconds).
+  private var lastReplyAt: UInt64 = 0
   private let deadlineTimer: LoopTimer
   private var armedDeadline: UInt64?
   private let retryTimer: LoopTimer
@@ -290,6 +295,7 @@ public final class RedisConnection {
   }
 
   fileprivate func replied(_ pending: Pending, _ reply: RedisReply?) {
+    if reply != nil { lastReplyAt = eventLoop.nowMilliseconds }
     if head < queue.count, queue[head] === pending {
       head += 1
       if head == queue.count {
@@ -332,7 +338,7 @@ public final class RedisConnection {
   private func rearm() {
     var next: UInt64?
     if state == .connecting { next = connectDeadline }
-    if head < queue.count { next = min(next ?? .max, queue[head].deadline) }
+    if head < queue.count { next = min(next ?? .max, headDeadline) }
     guard let next else {
       armedDeadline = nil
       deadlineTimer.stop()
@@ -342,6 +348,13 @@ public final class RedisConnection {
     arm(next)
   }
 
+  /// When the oldest command in flight is late: its timeout after it was sent and after the
+  /// server's last reply.
+  private var headDeadline: UInt64 {
+    let oldest = queue[head]
+    return max(oldest.deadline, lastReplyAt + oldest.timeoutMs)
+  }
+
   private func checkDeadlines() {
     let now = eventLoop.nowMilliseconds
     if state == .connecting, now >= connectDeadline {
@@ -349,7 +362,15 @@ public final class RedisConnection {
         "no connection within \(options.connectTimeoutMs) ms",
         reason: .notConnected(lastFailure: "no connection within \(options.connectTimeoutMs) ms"))
     }
-    if head < queue.count, now >= queue[head].deadline {
+    // A reply that came while the loop was busy elsewhere is not late: read what is there
+    // first (its completions run now, as they would from the poll), one read (16 KiB, each
+    // making progress) at a time while an overdue command still waits and more has arrived.
+    while head < queue.count, now >= headDeadline, state == .connected, let ac = context,
+      native_ads_redis_unread_bytes(ac) > 0
+    {
+      redisAsyncHandleRead(ac)
+    }
+    if head < queue.count, now >= headDeadline {
       let timeout = queue[head].timeoutMs
       return lostConnection(
         "no reply within \(timeout) ms", reason: .timedOut(milliseconds: timeout))

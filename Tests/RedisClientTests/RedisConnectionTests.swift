@@ -2,7 +2,7 @@ import Glibc
 import LoopTestSupport
 import RedisClient
 import Testing
-import UVTransport
+@_spi(Testing) import UVTransport
 
 /// The Redis client against a real `redis-server`: replies of every type, pipelining,
 /// logging in, and what happens when the server is missing, killed, frozen or slow.
@@ -150,6 +150,63 @@ import UVTransport
     server.resume()
     #expect(loop.run(until: { redis.state == .connected }))
     #expect(call(redis, loop, "PING") == .success(.status("PONG")))
+    redis.close()
+    #expect(loop.runToCompletion())
+  }
+
+  /// A script that keeps the server busy for `ms` milliseconds of its own clock.
+  private func busyScript(_ ms: Int) -> String {
+    """
+    local t = redis.call('TIME'); local start = t[1] * 1000000 + t[2]
+    repeat t = redis.call('TIME') until t[1] * 1000000 + t[2] - start >= \(ms * 1000)
+    return 1
+    """
+  }
+
+  @Test func aCommandQueuedBehindOnesTheServerIsStillAnsweringIsNotLate() throws {
+    let server = try RedisServer()
+    let loop = try EventLoop()
+    var options = quickRetries
+    options.commandTimeoutMs = 400
+    let redis = try connect(server.unixURL, loop, options: options)
+    // Three scripts of 300 ms: A at 0 (answered at 300), B at once (run 300-600), C 100 ms
+    // after A's reply (run 600-900). B and C are answered 600 and 500 ms after they were
+    // sent, past the timeout, but never 400 ms after the server's last reply.
+    var results: [String: Result<RedisReply, RedisError>] = [:]
+    let gap = LoopTimer(eventLoop: loop)
+    defer { gap.close() }
+    redis.send("EVAL", busyScript(300), "0") { result in
+      results["A"] = result
+      gap.start(after: 100) { redis.send("EVAL", busyScript(300), "0") { results["C"] = $0 } }
+    }
+    let start = LoopTimer(eventLoop: loop)
+    defer { start.close() }
+    start.start(after: 10) {
+      redis.send("EVAL", busyScript(300), "0") { results["B"] = $0 }
+    }
+    #expect(loop.run(until: { results.count == 3 }, timeoutMilliseconds: 10_000))
+    #expect(
+      results == [
+        "A": .success(.integer(1)), "B": .success(.integer(1)), "C": .success(.integer(1)),
+      ])
+    redis.close()
+    #expect(loop.runToCompletion())
+  }
+
+  @Test func aReplyThatCameWhileTheLoopWasBusyIsNotLate() throws {
+    let server = try RedisServer()
+    let loop = try EventLoop()
+    var options = quickRetries
+    options.commandTimeoutMs = 100
+    let redis = try connect(server.unixURL, loop, options: options)
+    var result: Result<RedisReply, RedisError>?
+    redis.send("PING") { result = $0 }
+    _ = loop.runOnce(blocking: false)  // writes it
+    // The loop thread is then busy for three timeouts while the reply arrives: the timer runs
+    // before the socket is polled, and must find the reply there.
+    usleep(300_000)
+    #expect(loop.run(until: { result != nil }, timeoutMilliseconds: 10_000))
+    #expect(result == .success(.status("PONG")))
     redis.close()
     #expect(loop.runToCompletion())
   }
