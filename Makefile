@@ -93,13 +93,18 @@ test-swift: deps
 test-e2e: build venv
 	NATIVE_ADS_BIN=$(abspath $(BIN_DEBUG)) $(VENV)/bin/python -m pytest -q Tests/EndToEnd
 
-## test-e2e-fleet: the end-to-end suite with every server it starts in a fleet of its own, on a
-## redis-server started for the run (tools/with-redis.py), less the tests listed in
-## Tests/EndToEnd/fleet-exclusions.txt (each with why). Not yet part of `make test`.
+## test-e2e-fleet: the end-to-end suite against the release build that `make run` serves, with
+## every server it starts a fleet of three processes of its own (NATIVE_ADS_E2E_FLEET_SIZE; the
+## connections of a test go to the three in turn) on a redis-server started for the run
+## (tools/with-redis.py), less the tests listed in Tests/EndToEnd/fleet-exclusions.txt (each
+## with why). FLEET_SIZE=1 runs it on one-process fleets; FLEET_BIN picks another binary.
+FLEET_SIZE ?= 3
+FLEET_BIN ?= $(BIN_RELEASE)
 FLEET_DESELECT = $(shell sed -n 's/^\([a-z_]*\.py::[A-Za-z0-9_]*\).*/--deselect \1/p' \
   Tests/EndToEnd/fleet-exclusions.txt)
-test-e2e-fleet: build venv deps
-	NATIVE_ADS_BIN=$(abspath $(BIN_DEBUG)) $(VENV)/bin/python tools/with-redis.py \
+test-e2e-fleet: release venv deps
+	NATIVE_ADS_BIN=$(abspath $(FLEET_BIN)) NATIVE_ADS_E2E_FLEET_SIZE=$(FLEET_SIZE) \
+	  $(VENV)/bin/python tools/with-redis.py \
 	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/EndToEnd $(FLEET_DESELECT)
 
 ## test-python-client: install the Python client as a user would, then run its suite.
@@ -122,9 +127,10 @@ test-release: release venv
 	NATIVE_ADS_BIN=$(abspath $(BIN_RELEASE)) $(VENV)/bin/python -m pytest -q -p no:cacheprovider \
 	  Tests/EndToEnd
 
-## test: install what is missing, then run every test (Swift, end-to-end on the debug and the
-## release builds, both clients) and the linter.
-test: deps lint test-swift test-e2e test-python-client test-ts-client test-release
+## test: install what is missing, then run every test (Swift; end-to-end on the debug build in
+## one process, and on the release build in fleets of three on Redis; both clients) and the
+## linter.
+test: deps lint test-swift test-e2e test-python-client test-ts-client test-e2e-fleet
 
 bench: release venv deps
 	$(VENV)/bin/python bench/run.py --bin $(abspath $(BIN_RELEASE)) $(BENCH_ARGS)

@@ -37,7 +37,9 @@ class SharedServers:
     def _get(self, key: str, **kw) -> Server:
         s = self._servers.get(key)
         broken = s is not None and (
-            not s.alive() or s.stdio.violation is not None or (s.serves_stdio and s.stdio.closed_by_peer)
+            not all(p.alive() for p in [s, *s.companions])
+            or s.stdio.violation is not None
+            or (s.serves_stdio and s.stdio.closed_by_peer)
         )
         if s is None or broken:
             if s is not None:
@@ -85,12 +87,14 @@ def conn(request, shared_servers):
     if kind != "stdio":
         c.close()
     problems = []
-    if not srv.alive():
-        problems.append(f"the server died during this test: {srv.describe()}")
+    for process in [srv, *srv.companions]:
+        if not process.alive():
+            problems.append(f"the server died during this test: {process.describe()}")
     if c.violation is not None:
         problems.append(f"protocol violation on {c.name}: {c.violation}")
-    if kind != "stdio" and srv.stdio.received_bytes:
-        problems.append(f"a socket-only server wrote {srv.stdio.received_bytes} bytes to stdout")
+    for process in [srv, *srv.companions] if kind != "stdio" else []:
+        if process.stdio.received_bytes:
+            problems.append(f"a socket-only server wrote {process.stdio.received_bytes} bytes to stdout")
     if problems:
         pytest.fail("\n".join(problems))
 
@@ -111,12 +115,13 @@ def server_factory(tmp_path):
 
     yield make
     problems = []
-    for s in servers:
-        s.stop()
-        if s.stdio.violation is not None:
-            problems.append(f"stdout of {' '.join(s.cmd)}: {s.stdio.violation}")
-        if not s.serves_stdio and s.stdio.received_bytes:
-            problems.append(f"{' '.join(s.cmd)} wrote {s.stdio.received_bytes} bytes to stdout without --stdio")
+    for server in servers:
+        server.stop()
+        for s in [server, *server.companions]:
+            if s.stdio.violation is not None:
+                problems.append(f"stdout of {' '.join(s.cmd)}: {s.stdio.violation}")
+            if not s.serves_stdio and s.stdio.received_bytes:
+                problems.append(f"{' '.join(s.cmd)} wrote {s.stdio.received_bytes} bytes to stdout without --stdio")
     if problems:
         pytest.fail("\n".join(problems))
 
@@ -170,12 +175,31 @@ _fleet_names = iter(range(1, 1 << 30))
 
 
 @pytest.fixture
-def fleet_factory(server_factory, redis_server, request):
+def fleet_redis(request):
+    """The Redis that fleet_factory's fleets use by default: the single server, or with
+    ``@pytest.mark.parametrize("fleet_redis", ["redis", "cluster"], indirect=True)`` the
+    3-master cluster as well."""
+    kind = getattr(request, "param", "redis")
+    assert kind in ("redis", "cluster"), kind
+    return request.getfixturevalue("redis_cluster" if kind == "cluster" else "redis_server")
+
+
+@pytest.fixture
+def private_cluster():
+    """A 3-master Redis Cluster of the test's own (AOF fsynced on every write), for tests that
+    kill and restart its nodes."""
+    cluster = RedisClusterServers(3, durable=True)
+    yield cluster
+    cluster.close()
+
+
+@pytest.fixture
+def fleet_factory(server_factory, fleet_redis, request):
     """Starts `n` processes of a fleet (a name of the test's own) on TCP."""
 
     def make(n: int = 3, *, redis=None, name: str | None = None, args=()):
         fleet = name or f"{request.node.name[:40]}-{next(_fleet_names)}"
-        url = (redis or redis_server).url
+        url = (redis or fleet_redis).url
         return [server_factory(stdio=False, tcp=True, args=["--redis", url, "--fleet", fleet, *args])
                 for _ in range(n)]
 

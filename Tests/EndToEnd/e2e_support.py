@@ -41,6 +41,13 @@ WAIT = float(os.environ.get("NATIVE_ADS_E2E_WAIT", "10"))
 #: (NATIVE_ADS_E2E_FLEET_NAME, default "e2e"): the whole contract, held by a fleet.
 FLEET_REDIS = os.environ.get("NATIVE_ADS_E2E_FLEET", "")
 FLEET_NAME = os.environ.get("NATIVE_ADS_E2E_FLEET_NAME", "e2e")
+#: With NATIVE_ADS_E2E_FLEET_SIZE=N (N > 1) as well, each server the suite starts with a socket
+#: (TCP or Unix) is a fleet of N processes: the one started with the test's flags, and N - 1
+#: companions with the same flags serving the same kinds of socket. The server's connections
+#: go to its processes in turn (the first to the first process), so that a test's second
+#: connection uses, on another process, what its first loaded. Its stdio, signals, stderr and
+#: exit code are the first process's.
+FLEET_SIZE = max(1, int(os.environ.get("NATIVE_ADS_E2E_FLEET_SIZE", "1"))) if FLEET_REDIS else 1
 
 NATIVE_UNIT = "/21775744923/example/native"
 BACKFILL_UNIT = "/21775744923/example/native-backfill"
@@ -623,7 +630,12 @@ class Server:
         framing: str = "ndjson",
         args: Iterable[Any] = (),
         stdin: Any = MISSING,
+        spread: bool = True,
+        _companion: bool = False,
     ):
+        """`spread=False` keeps every connection on the first process of a suite's fleet (see
+        FLEET_SIZE), for tests of what belongs to one process: its limits, its defences, and the
+        custom event adapters registered on its connections, which serve its loads only."""
         self.serves_stdio = stdio
         self.cmd = [BIN]
         if stdio:
@@ -633,12 +645,14 @@ class Server:
         self.unix_path = (unix if isinstance(unix, str) else short_socket_path()) if unix else None
         if self.unix_path:
             self.cmd += ["--unix", self.unix_path]
-        self.cmd += [str(a) for a in args]
+        args = [str(a) for a in args]
         n = next(_counter)
-        if FLEET_REDIS and "--redis" not in self.cmd:
+        in_suite_fleet = bool(FLEET_REDIS) and "--redis" not in args and not _companion
+        if in_suite_fleet:
             # The suite against fleets: each server it starts keeps its ads and events in a
             # fleet of its own on the run's Redis, so that it behaves as one process must.
-            self.cmd += ["--redis", FLEET_REDIS, "--fleet", f"{FLEET_NAME}-{os.getpid()}-{n}"]
+            args += ["--redis", FLEET_REDIS, "--fleet", f"{FLEET_NAME}-{os.getpid()}-{n}"]
+        self.cmd += args
         self.stderr_path = os.path.join(workdir, f"native-ads-{n}.stderr")
         self._stderr = open(self.stderr_path, "wb")
         if stdin is MISSING:
@@ -650,6 +664,15 @@ class Server:
         self.stdio = StdioConn(self.proc, framing)
         self.host = "127.0.0.1"
         self.tcp_conns: list[TcpConn] = []
+        # The other processes of its fleet (NATIVE_ADS_E2E_FLEET_SIZE), started beside it with
+        # the same flags and kinds of socket; connections go to the processes in turn.
+        self.companions: list[Server] = []
+        if in_suite_fleet and FLEET_SIZE > 1 and (tcp or unix):
+            self.companions = [
+                Server(workdir, stdio=False, tcp=tcp, unix=bool(unix), args=args, _companion=True)
+                for _ in range(FLEET_SIZE - 1)
+            ]
+        self._turns = itertools.cycle([self, *self.companions] if spread else [self])
         self.port = self._wait_for_port() if tcp else None
         if self.unix_path:
             self._wait_for_line(f"listening on unix:{self.unix_path}")
@@ -693,7 +716,7 @@ class Server:
 
     def connect_unix(self, framing: str = "ndjson", *, sync: bool = True, name: str | None = None) -> UnixConn:
         assert self.unix_path is not None, "this server does not serve a Unix socket"
-        c = UnixConn(self.unix_path, framing, name=name)
+        c = UnixConn(next(self._turns).unix_path, framing, name=name)
         self.tcp_conns.append(c)
         if sync:
             c.sync()
@@ -706,7 +729,7 @@ class Server:
     def connect(self, framing: str = "ndjson", *, sync: bool = True, name: str | None = None,
                 rcvbuf: int | None = None) -> TcpConn:
         assert self.port is not None, "this server does not serve TCP"
-        c = TcpConn(self.host, self.port, framing, name=name, rcvbuf=rcvbuf)
+        c = TcpConn(self.host, next(self._turns).port, framing, name=name, rcvbuf=rcvbuf)
         self.tcp_conns.append(c)
         if sync:
             c.sync()
@@ -735,6 +758,8 @@ class Server:
         """Best-effort stop for fixture teardown."""
         for c in self.tcp_conns:
             c.close()
+        for companion in self.companions:
+            companion.stop()
         if self.proc.poll() is None:
             self.stdio.close_stdin()
             try:

@@ -129,8 +129,9 @@ class RedisClusterServers:
     """A Redis Cluster of `masters` masters (no replicas) on loopback TCP ports, each node in a
     directory of its own under /tmp, created with `redis-cli --cluster create`; stopped by pid."""
 
-    def __init__(self, masters: int = 3):
+    def __init__(self, masters: int = 3, *, durable: bool = False):
         self.dir = tempfile.mkdtemp(prefix="na-cluster-", dir="/tmp")
+        self.durable = durable
         self.procs: list[subprocess.Popen] = []
         self.ports: list[int] = []
         try:
@@ -140,39 +141,80 @@ class RedisClusterServers:
             subprocess.run([cli, "--cluster", "create", *[f"127.0.0.1:{p}" for p in self.ports],
                             "--cluster-replicas", "0", "--cluster-yes"],
                            check=True, capture_output=True, timeout=WAIT * 3)
-            deadline = time.monotonic() + WAIT * 3
-            while not all(b"cluster_state:ok" in self.command(p, "CLUSTER", "INFO") for p in self.ports):
-                if time.monotonic() > deadline:
-                    raise RuntimeError("the cluster did not reach cluster_state:ok")
-                time.sleep(0.05)
+            self._wait_ok()
         except BaseException:
             self.close()
             raise
 
+    def _node_command(self, port: int) -> list[str]:
+        node_dir = os.path.join(self.dir, str(port))
+        os.makedirs(node_dir, exist_ok=True)
+        return [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", node_dir,
+                "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                "--cluster-node-timeout", "5000", "--save", "", "--appendonly", "yes",
+                *(["--appendfsync", "always"] if self.durable else []),
+                "--logfile", os.path.join(node_dir, "redis.log"), "--daemonize", "no"]
+
+    def _spawn(self, port: int) -> subprocess.Popen | None:
+        """Starts the node on `port`; the process once it answers PING, else None."""
+        proc = subprocess.Popen(self._node_command(port), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                if self.command(port, "PING").startswith(b"+PONG"):
+                    return proc
+            except OSError:
+                pass
+            time.sleep(0.01)
+        proc.kill()
+        proc.wait()
+        return None
+
     def _start_node(self, i: int) -> None:
         for _ in range(5):
             port = _free_port_pair()
-            node_dir = os.path.join(self.dir, str(port))
-            os.makedirs(node_dir, exist_ok=True)
-            proc = subprocess.Popen(
-                [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", node_dir,
-                 "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                 "--cluster-node-timeout", "5000", "--save", "", "--appendonly", "yes",
-                 "--logfile", os.path.join(node_dir, "redis.log"), "--daemonize", "no"],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            deadline = time.monotonic() + WAIT
-            while time.monotonic() < deadline and proc.poll() is None:
-                try:
-                    if self.command(port, "PING").startswith(b"+PONG"):
-                        self.procs.append(proc)
-                        self.ports.append(port)
-                        return
-                except OSError:
-                    pass
-                time.sleep(0.01)
-            proc.kill()
-            proc.wait()
+            proc = self._spawn(port)
+            if proc is not None:
+                self.procs.append(proc)
+                self.ports.append(port)
+                return
         raise RuntimeError("a cluster node did not start")
+
+    def kill_node(self, i: int) -> None:
+        """Kills node `i` with SIGKILL (its AOF keeps what it acknowledged when durable)."""
+        self.procs[i].kill()
+        self.procs[i].wait()
+
+    def restart_node(self, i: int) -> None:
+        """Starts node `i` again on its port, from its AOF and nodes.conf, and waits until the
+        cluster says it is whole."""
+        proc = self._spawn(self.ports[i])
+        if proc is None:
+            raise RuntimeError(f"cluster node {self.ports[i]} did not start again")
+        self.procs[i] = proc
+        self._wait_ok()
+
+    def _wait_ok(self) -> None:
+        deadline = time.monotonic() + WAIT * 3
+        while not all(b"cluster_state:ok" in self.command(p, "CLUSTER", "INFO") for p in self.ports):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the cluster did not reach cluster_state:ok")
+            time.sleep(0.05)
+
+    def node_of(self, key: str) -> int:
+        """The index of the master that serves `key` (its slot, from CLUSTER NODES)."""
+        slot = int(self.command(self.ports[0], "CLUSTER", "KEYSLOT", key).strip()[1:])
+        for line in self.command(self.ports[0], "CLUSTER", "NODES").decode().splitlines():
+            fields = line.split()
+            if len(fields) < 8:  # the bulk reply's "$length" line
+                continue
+            port = int(fields[1].split("@")[0].rsplit(":", 1)[1])
+            for spec in fields[8:]:
+                lo, _, hi = spec.partition("-")
+                if lo.isdigit() and int(lo) <= slot <= int(hi or lo):
+                    return self.ports.index(port)
+        raise AssertionError(f"no master serves slot {slot} of {key!r}")
 
     @property
     def url(self) -> str:

@@ -24,6 +24,7 @@ from e2e_support import (
     get_events,
     load_custom,
     load_one,
+    load_unchecked,
     wait_until,
 )
 
@@ -43,10 +44,15 @@ def all_at_once(work, args):
         t.join()
 
 
+#: Runs a test against a fleet on the single Redis server and on the 3-master cluster.
+ON_REDIS_AND_CLUSTER = pytest.mark.parametrize("fleet_redis", ["redis", "cluster"], indirect=True)
+
+
 def events_of(conn, **filters):
     return [(e["sequence"], e["adId"], e["event"], e["assetKey"]) for e in get_events(conn, **filters)["events"]]
 
 
+@ON_REDIS_AND_CLUSTER
 def test_an_ad_loaded_on_one_process_is_served_by_every_other(fleet_factory):
     a, b, c = fleet_factory(3)
     ca, cb, cc = a.connect(), b.connect(), c.connect()
@@ -66,6 +72,7 @@ def test_ad_ids_differ_across_processes_started_with_the_same_seed(fleet_factory
     assert first["adId"] != second["adId"]
 
 
+@ON_REDIS_AND_CLUSTER
 def test_events_recorded_on_another_process_reach_the_connection_that_loaded_the_ad(fleet_factory):
     a, b = fleet_factory(2)
     loader, other = a.connect(), b.connect()
@@ -81,6 +88,7 @@ def test_events_recorded_on_another_process_reach_the_connection_that_loaded_the
     assert other.ad_events(ad["adId"]) == []
 
 
+@ON_REDIS_AND_CLUSTER
 def test_racing_impressions_and_clicks_are_each_counted_once(fleet_factory):
     servers = fleet_factory(3)
     ad = load_one(servers[0].connect(), NATIVE_UNIT)
@@ -105,6 +113,7 @@ def test_racing_impressions_and_clicks_are_each_counted_once(fleet_factory):
     assert [e[2] for e in logged].count("didRecordClick") == 5 * len(conns)
 
 
+@ON_REDIS_AND_CLUSTER
 def test_every_process_returns_the_same_events_in_the_same_order(fleet_factory):
     servers = fleet_factory(3)
     conns = [s.connect() for s in servers]
@@ -123,6 +132,7 @@ def test_every_process_returns_the_same_events_in_the_same_order(fleet_factory):
     assert events_of(conns[2], since=since, limit=3) == logs[0][5:8]
 
 
+@ON_REDIS_AND_CLUSTER
 def test_an_ad_released_on_one_process_is_gone_for_every_process(fleet_factory):
     a, b, c = fleet_factory(3)
     ca, cb, cc = a.connect(), b.connect(), c.connect()
@@ -134,6 +144,7 @@ def test_an_ad_released_on_one_process_is_gone_for_every_process(fleet_factory):
         assert_ad_not_found(conn.error("recordImpression", adId=ad["adId"]))
 
 
+@ON_REDIS_AND_CLUSTER
 def test_two_fleets_on_one_redis_are_kept_apart(fleet_factory):
     (a,) = fleet_factory(1, name="apart-one")
     (b,) = fleet_factory(1, name="apart-two")
@@ -145,6 +156,7 @@ def test_two_fleets_on_one_redis_are_kept_apart(fleet_factory):
     assert [e[2] for e in events_of(ca, adId=ad["adId"])] == ["didRecordImpression"]
 
 
+@ON_REDIS_AND_CLUSTER
 def test_a_process_killed_in_a_burst_loses_nothing_it_acknowledged(fleet_factory):
     a, b = fleet_factory(2)
     watcher = a.connect()
@@ -174,7 +186,8 @@ def test_a_process_killed_in_a_burst_loses_nothing_it_acknowledged(fleet_factory
     assert watcher.call("recordImpression", adId=ad["adId"]) == {"recorded": True}
 
 
-def test_a_new_process_serves_the_ads_of_one_that_was_killed(fleet_factory, redis_server):
+@ON_REDIS_AND_CLUSTER
+def test_a_new_process_serves_the_ads_of_one_that_was_killed(fleet_factory):
     a, b = fleet_factory(2, name="killed-and-replaced")
     ad = load_one(b.connect(), NATIVE_UNIT)
     b.signal(signal.SIGKILL)
@@ -223,6 +236,24 @@ def test_a_restarted_redis_keeps_what_it_acknowledged_and_the_fleet_reconnects(f
     assert [e[2] for e in events_of(conn, adId=ad["adId"])] == ["didRecordImpression"]
 
 
+def test_an_ad_expires_in_redis_when_it_expires_for_the_sdk_plus_the_expired_ad_ttl(fleet_factory, redis_server):
+    name = "expiring"
+    a, b = fleet_factory(2, name=name, args=["--ad-lifetime", "1", "--fleet-expired-ad-ttl-s", "1"])
+    ca, cb = a.connect(), b.connect()
+    ad = load_unchecked(ca, NATIVE_UNIT)["ads"][0]["adId"]
+    key = f"na:{name}:ad:{{{ad}}}"
+    ttl_ms = int(redis_server.command("PTTL", key).strip()[1:])
+    assert 0 < ttl_ms <= 2100, f"{key}: PTTL {ttl_ms} for a 1 s ad kept 1 s after it expires"
+    # Expired for the SDK on every process: nothing recorded, its assets still readable.
+    wait_until(lambda: cb.call("recordImpression", adId=ad).get("reason") == "expired",
+               what="the ad to expire")
+    assert ca.call("stringForKey", adId=ad, key="headline") == "Flood-It! 2"
+    # Then gone from Redis, and for every process.
+    wait_until(lambda: redis_server.command("EXISTS", key).strip() == b":0", what="Redis to drop the ad")
+    for conn in (ca, cb):
+        assert_ad_not_found(conn.error("stringForKey", adId=ad, key="headline"))
+
+
 # ------------------------------------------------------------------------------------------
 # The fleet's store
 
@@ -236,6 +267,7 @@ def native_creative(cid, headline):
             "landingPageURL": f"https://example.com/{cid}"}
 
 
+@ON_REDIS_AND_CLUSTER
 def test_a_store_change_on_one_process_is_served_by_the_others_from_their_next_load(fleet_factory):
     a, b, c = fleet_factory(3)
     ca, cb, cc = a.connect(), b.connect(), c.connect()
@@ -256,6 +288,7 @@ def test_a_store_change_on_one_process_is_served_by_the_others_from_their_next_l
         assert conn.error("loadAd", adUnitID="/fleet/unit")["code"] == 1000
 
 
+@ON_REDIS_AND_CLUSTER
 def test_an_invalid_store_change_is_refused_and_changes_nothing_anywhere(fleet_factory):
     a, b = fleet_factory(2)
     ca, cb = a.connect(), b.connect()
@@ -265,6 +298,7 @@ def test_an_invalid_store_change_is_refused_and_changes_nothing_anywhere(fleet_f
     assert "/fleet/bad" not in [u["id"] for u in cb.call("store.list")["adUnits"]]
 
 
+@ON_REDIS_AND_CLUSTER
 def test_racing_store_changes_apply_in_one_order_on_every_process(fleet_factory):
     servers = fleet_factory(3)
     conns = [s.connect() for s in servers]
@@ -281,6 +315,7 @@ def test_racing_store_changes_apply_in_one_order_on_every_process(fleet_factory)
     assert len(served) == 1, served
 
 
+@ON_REDIS_AND_CLUSTER
 def test_a_process_that_joins_serves_the_fleets_start_up_inventory_not_its_own(fleet_factory):
     (first,) = fleet_factory(1, name="own-inventory", args=["--store", os.path.join(STORES, "custom.json")])
     (second,) = fleet_factory(1, name="own-inventory")  # built-in units only, on its own
@@ -291,6 +326,7 @@ def test_a_process_that_joins_serves_the_fleets_start_up_inventory_not_its_own(f
     assert "/e2e/custom/gallery" in listed
 
 
+@ON_REDIS_AND_CLUSTER
 def test_a_custom_click_handler_set_on_another_process_takes_that_process_s_clicks(fleet_factory):
     a, b = fleet_factory(2)
     loader, other = a.connect(), b.connect()
@@ -307,6 +343,7 @@ def test_a_custom_click_handler_set_on_another_process_takes_that_process_s_clic
     assert loader.call("performClickOnAsset", adId=ad["adId"], key="Headline")["action"] == "landingPage"
 
 
+@ON_REDIS_AND_CLUSTER
 def test_a_mediated_ad_used_on_another_process_keeps_its_adapter_told(fleet_factory):
     store = ["--store", store_path("mediation-waterfalls.json"), "--with-builtin"]
     a, b = fleet_factory(2, args=store)
@@ -365,3 +402,38 @@ def test_a_fleet_runs_on_a_3_master_redis_cluster(fleet_factory, redis_cluster):
     # The ads' keys are spread over the masters (each ad's keys in its own slot).
     holders = [p for p in redis_cluster.ports if redis_cluster.keys(p, "na:*:ad:*")]
     assert len(holders) >= 2, [redis_cluster.keys(p, "na:*") for p in redis_cluster.ports]
+
+
+def test_a_cluster_master_killed_then_restarted_fails_only_its_ads_meanwhile_and_keeps_what_it_acknowledged(
+        fleet_factory, private_cluster):
+    name = "master-killed"
+    a, b = fleet_factory(2, redis=private_cluster, name=name, args=["--redis-timeout-ms", "500"])
+    ca, cb = a.connect(), b.connect()
+    fleet_node = private_cluster.node_of(f"{{na:{name}}}:seq")
+    by_node: dict[int, str] = {}
+    for _ in range(60):
+        ad = load_one(ca, NATIVE_UNIT)["adId"]
+        by_node.setdefault(private_cluster.node_of(f"na:{name}:ad:{{{ad}}}"), ad)
+        if len(by_node) == 3:
+            break
+    assert len(by_node) == 3, f"60 ads, and their keys on masters {sorted(by_node)} only"
+    # The master to kill holds an ad's keys but not the fleet's own (its log, its store).
+    killed = next(i for i in by_node if i != fleet_node)
+    victim, survivor = by_node[killed], by_node[fleet_node]
+    assert cb.call("recordImpression", adId=victim) == {"recorded": True}
+    private_cluster.kill_node(killed)
+    started = time.monotonic()
+    err = cb.error("stringForKey", adId=victim, key="headline")
+    waited = time.monotonic() - started
+    assert err["code"] == -32003 and err["message"] == "Store unavailable", err
+    assert waited < 3, f"answered after {waited:.2f} s"
+    # The ads on the other masters are still served, and their events recorded.
+    assert cb.call("stringForKey", adId=survivor, key="headline") == "Flood-It! 2"
+    assert cb.call("recordImpression", adId=survivor) == {"recorded": True}
+    private_cluster.restart_node(killed)
+    for conn in (ca, cb):
+        wait_until(lambda: "result" in conn.request("stringForKey", {"adId": victim, "key": "headline"}),
+                   what="the fleet reconnects to the restarted master")
+    assert ca.call("recordImpression", adId=victim) == {"recorded": False, "reason": "alreadyRecorded"}
+    assert [e[1:3] for e in events_of(ca, limit=1000) if e[2] == "didRecordImpression"] == [
+        (victim, "didRecordImpression"), (survivor, "didRecordImpression")]

@@ -95,10 +95,12 @@ EXAMPLE = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__
 
 
 def start(server_factory, *, stdio_framing="ndjson", store=True, args=()):
-    """A server on stdio, TCP and a Unix socket: the fixture store plus the built-in inventory."""
+    """A server on stdio, TCP and a Unix socket: the fixture store plus the built-in inventory.
+    Its connections are all on one process of a suite's fleet: adapters serve the loads of the
+    process they registered with."""
     a = ["--store", store_path(STORE), "--with-builtin"] if store else []
     a += [str(x) for x in args]
-    return server_factory(stdio=True, tcp=True, unix=True, framing=stdio_framing, args=a)
+    return server_factory(stdio=True, tcp=True, unix=True, framing=stdio_framing, args=a, spread=False)
 
 
 def connection(srv, transport, *, sync):
