@@ -16,13 +16,16 @@ STATIC_LIBS := $(CURDIR)/.build/static-libs
 
 all: build
 
-## deps: install what is missing of libuv1-dev, zlib1g-dev and libhiredis-dev (Debian; found
-## by pkg-config) and redis-server (the fleet's tests start their own).
+## deps: install what is missing of libuv1-dev, zlib1g-dev, libhiredis-dev, libssl-dev (found
+## by pkg-config), libhttp-parser-dev (by its header) and redis-server (the fleet's tests start
+## their own). Debian packages all.
 deps:
 	@missing=; \
 	pkg-config --exists libuv 2>/dev/null || missing="$$missing libuv1-dev"; \
 	pkg-config --exists zlib 2>/dev/null || missing="$$missing zlib1g-dev"; \
 	pkg-config --exists hiredis 2>/dev/null || missing="$$missing libhiredis-dev"; \
+	pkg-config --exists libcrypto 2>/dev/null || missing="$$missing libssl-dev"; \
+	[ -f /usr/include/http_parser.h ] || missing="$$missing libhttp-parser-dev"; \
 	command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || \
 	  missing="$$missing redis-server"; \
 	[ -z "$$missing" ] || { \

@@ -74,7 +74,13 @@ let package = Package(
       pkgConfig: "hiredis",
       providers: [.apt(["libhiredis-dev"])]
     ),
+    // Node's former HTTP parser (Debian libhttp-parser-dev; no pkg-config file) and OpenSSL's
+    // libcrypto (Debian libssl-dev), for the HTTP transport; statically linked into the
+    // release binary, like libuv.
+    .systemLibrary(name: "CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
+    .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .target(name: "UVTransport", dependencies: ["CLibUV"], swiftSettings: hotPath),
+    .target(name: "HTTPTransport", dependencies: ["CHTTPParser", "CCrypto"]),
     .target(
       name: "RedisClient", dependencies: ["CHiredis", "CLibUV", "UVTransport"],
       swiftSettings: hotPath),
@@ -101,10 +107,13 @@ let package = Package(
       name: "native-ads",
       dependencies: [
         "UVTransport", "NativeAdsRPC", "JSONRPC", "NativeAds", "Fleet", "RedisClient",
+        "HTTPTransport",
       ],
+      resources: [.embedInCode("Resources/inspector.html")],
       swiftSettings: hotPath, linkerSettings: staticCXX + positionDependent
     ),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
+    .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport"]),
     .target(
       name: "PNGTestSupport", dependencies: ["CZlib"], path: "Tests/PNGTestSupport",
       linkerSettings: zlib),

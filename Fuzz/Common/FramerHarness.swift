@@ -5,12 +5,15 @@ enum Frame: Equatable, CustomStringConvertible {
   case message([UInt8])
   case oversized(Int?)
   case fatal(String)
+  /// A WebSocket control frame or violation, as ``WebSocketControl/description`` tells it.
+  case control(String)
 
   init(_ event: FramerEvent) {
     switch event {
     case .message(let bytes): self = .message(Array(bytes))
     case .oversized(let size): self = .oversized(size)
     case .fatal(let reason): self = .fatal(reason)
+    case .webSocket(let control): self = .control(control.description)
     }
   }
 
@@ -19,6 +22,7 @@ enum Frame: Equatable, CustomStringConvertible {
     case .message(let bytes): "message(\(bytes.debugText))"
     case .oversized(let size): "oversized(\(size.map(String.init) ?? "nil"))"
     case .fatal(let reason): "fatal(\(reason.debugDescription))"
+    case .control(let text): "control(\(text))"
     }
   }
 }

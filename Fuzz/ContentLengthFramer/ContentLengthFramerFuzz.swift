@@ -42,6 +42,8 @@ func checkContentLengthEvents(_ events: [Frame], limit: Int, headerLimit: Int) {
         (size ?? 0) > limit, "oversized(\(String(describing: size))) within the limit \(limit)")
     case .fatal:
       fuzzCheck(n == events.count - 1, "events after a fatal one: \(events)")
+    case .control(let text):
+      fuzzCheck(false, "a WebSocket event from a Content-Length framer: \(text)")
     }
   }
   var reframedBuffer = ByteBuffer()

@@ -4,6 +4,9 @@ public enum Framing: Sendable, Equatable {
   case ndjson
   /// LSP base protocol: `Content-Length: N\r\n\r\n` followed by N bytes.
   case contentLength
+  /// WebSocket (RFC 6455) after an HTTP upgrade: one message per text frame
+  /// (``WebSocketFramer``). Never detected: the HTTP transport chooses it.
+  case webSocket
 
   /// Appends `body` framed for this framing to `out`.
   @inlinable
@@ -22,6 +25,27 @@ public enum Framing: Sendable, Equatable {
       out.appendDecimal(body.count)
       out.append("\r\n\r\n")
       out.append(contentsOf: body)
+    case .webSocket:
+      Self.webSocketHeader(body.count, into: &out)
+      out.append(contentsOf: body)
+    }
+  }
+
+  /// Bytes a reply written in place reserves for its header (filled by ``fillRoom(at:of:)``).
+  static func headerRoom(_ framing: Framing) -> Int {
+    switch framing {
+    case .ndjson: 0
+    case .contentLength: contentLengthRoom
+    case .webSocket: webSocketRoom
+    }
+  }
+
+  /// Frames the body written after the room reserved at `mark` (the rest of `buffer`).
+  func fillRoom(at mark: Int, of buffer: inout ByteBuffer) {
+    switch self {
+    case .ndjson: buffer.append(0x0A)
+    case .contentLength: Self.fillContentLengthRoom(at: mark, of: &buffer)
+    case .webSocket: Self.fillWebSocketRoom(at: mark, of: &buffer)
     }
   }
 }
@@ -61,6 +85,8 @@ extension Framing {
 
 /// What a framer found in the bytes it was fed.
 public enum FramerEvent {
+  /// A WebSocket client's control frame, or its breaking the protocol (``WebSocketFramer``).
+  case webSocket(WebSocketControl)
   /// One complete message body. The pointer is valid only during the callback.
   case message(UnsafeRawBufferPointer)
   /// A message over the size limit was skipped; the stream continues with the next message.

@@ -6,11 +6,19 @@ public struct MessageFramer {
     case undetected
     case ndjson(NDJSONFramer)
     case contentLength(ContentLengthFramer)
+    case webSocket(WebSocketFramer)
   }
   private var inner: Inner = .undetected
 
   public init(maxMessageBytes: Int) {
     self.maxMessageBytes = maxMessageBytes
+  }
+
+  /// A framer for a WebSocket connection (no detection: the HTTP upgrade chose it).
+  public init(webSocketMaxMessageBytes maxMessageBytes: Int) {
+    self.maxMessageBytes = maxMessageBytes
+    self.framing = .webSocket
+    self.inner = .webSocket(WebSocketFramer(maxMessageBytes: maxMessageBytes))
   }
 
   /// The detected framing, or `nil` before the first non-whitespace byte.
@@ -22,6 +30,7 @@ public struct MessageFramer {
     case .undetected: 0
     case .ndjson(let f): f.bufferedBytes
     case .contentLength(let f): f.bufferedBytes
+    case .webSocket(let f): f.bufferedBytes
     }
   }
 
@@ -48,7 +57,7 @@ public struct MessageFramer {
       self.framing = framing
       switch framing {
       case .ndjson: inner = .ndjson(NDJSONFramer(maxMessageBytes: maxMessageBytes))
-      case .contentLength:
+      case .contentLength, .webSocket:
         inner = .contentLength(ContentLengthFramer(maxMessageBytes: maxMessageBytes))
       }
       chunk = UnsafeRawBufferPointer(rebasing: chunk[start...])
@@ -66,6 +75,11 @@ public struct MessageFramer {
       let consumed = f.feed(chunk, sink)
       inner = .contentLength(f)
       return skipped + consumed
+    case .webSocket(var f):
+      inner = .undetected
+      let consumed = f.feed(chunk, sink)
+      inner = .webSocket(f)
+      return consumed
     }
   }
 }

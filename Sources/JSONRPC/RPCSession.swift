@@ -19,6 +19,8 @@ public final class RPCSession {
   /// Unique for the life of the process; the domain uses it as the owner of loaded ads.
   public let id: UInt64
   public let dispatcher: Dispatcher
+  /// What the connection is, for people (`tcp 127.0.0.1:50312`, `stdio`, `websocket ...`).
+  public var label = ""
   private var framer: MessageFramer
   private var detectedFraming: Framing?
   private var output = ByteBuffer()
@@ -50,6 +52,44 @@ public final class RPCSession {
     self.dispatcher = dispatcher
     self.framer = MessageFramer(maxMessageBytes: dispatcher.limits.maxMessageBytes)
   }
+
+  /// A session whose framing is known from the start: `.webSocket` after an HTTP upgrade
+  /// (its input is the client's frames), `.ndjson` for one HTTP request's body given whole to
+  /// ``receiveMessage(_:)``.
+  public init(id: UInt64, dispatcher: Dispatcher, framing: Framing) {
+    self.id = id
+    self.dispatcher = dispatcher
+    let limit = dispatcher.limits.maxMessageBytes
+    self.framer =
+      framing == .webSocket
+      ? MessageFramer(webSocketMaxMessageBytes: limit) : MessageFramer(maxMessageBytes: limit)
+    self.detectedFraming = framing
+  }
+
+  /// Handles `body` as one whole message (an HTTP request's body), answering `-32600`-style
+  /// errors as for any message; one over the size limit is answered as too large.
+  public func receiveMessage(_ body: UnsafeRawBufferPointer) {
+    guard !shouldClose, !isClosed, !exitRequested else { return }
+    receiving = true
+    defer { receiving = false }
+    if body.count > dispatcher.limits.maxMessageBytes {
+      appendError(.messageTooLarge(size: body.count, limit: dispatcher.limits.maxMessageBytes))
+    } else {
+      dispatcher.handle(message: body, session: self)
+    }
+  }
+
+  /// The server is going away (a shutdown): a WebSocket client is sent a close frame (1001)
+  /// before its connection closes; other framings have nothing to say.
+  public func goingAway() {
+    guard framing == .webSocket, !isClosed, !sentClose else { return }
+    sentClose = true
+    Framing.webSocketClose(code: 1001, reason: "server going away", into: &output)
+    if !receiving { onOutput?(self) }
+  }
+
+  /// Set once a WebSocket close frame is queued: nothing is written after it.
+  private var sentClose = false
 
   /// The framing replies use: the one the client chose, NDJSON before it has sent anything.
   public var framing: Framing { detectedFraming ?? .ndjson }
@@ -114,11 +154,39 @@ public final class RPCSession {
         appendError(.parseError(reason))
         shouldClose = true
         return false
+      case .webSocket(let control):
+        return answer(control)
       }
       if output.count >= outputFlushThreshold { onOutput?(self) }
       return !isClosed && !exitRequested && unanswered.count < maxUnanswered
         && (canContinue?() ?? true)
     }
+  }
+
+  /// Answers a WebSocket control frame: a pong for a ping; for a close or a broken protocol, a
+  /// close frame, after which the connection closes (its replies in flight are still sent
+  /// before it, as at any input's end).
+  private func answer(_ control: WebSocketControl) -> Bool {
+    switch control {
+    case .ping(let payload):
+      guard !sentClose else { return true }
+      Framing.webSocketHeader(payload.count, opcode: 0xA, into: &output)
+      output.append(contentsOf: payload)
+      return true
+    case .close(let code):
+      closeWebSocket(
+        code: code.map { $0 == 1005 || $0 == 1006 || $0 == 1015 ? 1000 : $0 } ?? 1000, "")
+    case .violation(let code, let reason):
+      closeWebSocket(code: code, reason)
+    }
+    return false
+  }
+
+  private func closeWebSocket(code: UInt16, _ reason: String) {
+    shouldClose = true
+    guard !sentClose else { return }
+    sentClose = true
+    Framing.webSocketClose(code: code, reason: reason, into: &output)
   }
 
   // MARK: - Output
@@ -337,6 +405,7 @@ public final class RPCSession {
   }
 
   private func appendFramed(_ body: ByteBuffer) {
+    guard !sentClose else { return }  // nothing follows a WebSocket close frame
     if replyMark != nil {
       framing.frame(body, into: &notificationsDuringReply)
     } else {
@@ -351,9 +420,8 @@ public final class RPCSession {
     var w = JSONWriter(capacity: 0)
     swap(&w.bytes, &output)
     replyMark = w.bytes.count
-    if framing == .contentLength {
-      w.bytes.appendUninitialized(count: Framing.contentLengthRoom) { $0.count }
-    }
+    let room = Framing.headerRoom(framing)
+    if room > 0 { w.bytes.appendUninitialized(count: room) { $0.count } }
     return w
   }
 
@@ -364,10 +432,8 @@ public final class RPCSession {
     replyMark = nil
     if !produced {
       w.bytes.removeSubrange(mark...)
-    } else if framing == .ndjson {
-      w.bytes.append(0x0A)
     } else {
-      Framing.fillContentLengthRoom(at: mark, of: &w.bytes)
+      framing.fillRoom(at: mark, of: &w.bytes)
     }
     if !notificationsDuringReply.isEmpty {
       w.bytes.insert(contentsOf: notificationsDuringReply, at: mark)

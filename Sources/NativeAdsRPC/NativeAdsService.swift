@@ -11,6 +11,10 @@ public final class NativeAdsService: AdEventObserver {
   public let dispatcher: Dispatcher
   let creativeJSON = CreativeJSONCache()
   private var sessions: [UInt64: RPCSession] = [:]
+  /// Connections that called `inspector.watch`, told of everything the service does.
+  var inspectors: [UInt64: RPCSession] = [:]
+  /// What each open session is (``RPCSession/label``), for the inspector's `loadedBy`.
+  private(set) var sessionLabels: [UInt64: String] = [:]
   /// `rpc.discover`'s result, encoded on first use.
   lazy var openRPCBytes: ByteBuffer = {
     var w = JSONWriter(capacity: 64 * 1024)
@@ -34,6 +38,14 @@ public final class NativeAdsService: AdEventObserver {
     self.manager = manager
     self.dispatcher = dispatcher
     manager.eventStream.subscribe(self)
+    manager.onReleased = { [unowned self] adId in
+      notifyInspectors("inspector.adReleased") { w in
+        w.beginObject()
+        w.key("adId")
+        w.string(adId)
+        w.endObject()
+      }
+    }
     for method in allMethods { dispatcher.register(method.name, method.handler(for: self)) }
   }
 
@@ -41,13 +53,29 @@ public final class NativeAdsService: AdEventObserver {
   /// it closes.
   public func attach(_ session: RPCSession) {
     sessions[session.id] = session
+    sessionLabels[session.id] = session.label
     // A strong capture (no side table for the service): the session, which the service keeps
     // until it closes, keeps the service.
     session.onClose = { [self] s in
       sessions.removeValue(forKey: s.id)
+      inspectors.removeValue(forKey: s.id)
       manager.cancelLoads(ownedBy: s.id)
       manager.releaseAdapters(ownedBy: s.id)
       _ = manager.releaseAll(ownedBy: s.id)
+      sessionLabels.removeValue(forKey: s.id)
+    }
+  }
+
+  /// Starts serving one HTTP request (`POST /rpc`): no connection waits for its ads' events
+  /// (they go to the event log only), and the ads it loads live on after it, until
+  /// `releaseAd` or expiry. Its loads still waiting are stopped, and the adapters registered
+  /// through it unregistered, when it closes.
+  public func attachRequest(_ session: RPCSession) {
+    sessionLabels[session.id] = session.label
+    session.onClose = { [self] s in
+      manager.cancelLoads(ownedBy: s.id)
+      manager.releaseAdapters(ownedBy: s.id)
+      sessionLabels.removeValue(forKey: s.id)
     }
   }
 
@@ -75,6 +103,9 @@ public final class NativeAdsService: AdEventObserver {
   // MARK: AdEventObserver
 
   public func adEventRecorded(_ event: AdEvent) {
+    if !inspectors.isEmpty {
+      notifyInspectors("inspector.event") { w in GetEvents.writeEvent(event, into: &w) }
+    }
     guard let session = sessions[event.owner] else { return }
     if event.event.isVideoEvent {
       session.notify("videoEvent") { w in

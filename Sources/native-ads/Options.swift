@@ -8,6 +8,12 @@ import UVTransport
 struct Options {
   var stdio = false
   var tcp: (host: String, port: Int)?
+  /// `--http HOST:PORT`: HTTP/1.1 (`POST /rpc`, a WebSocket at `GET /rpc`, the inspector).
+  var http: (host: String, port: Int)?
+  /// `--allow-origin ORIGIN` (repeatable): origins besides the server's own allowed over HTTP.
+  var allowedOrigins: [String] = []
+  /// `--max-header-bytes N`: an HTTP request's line and headers.
+  var maxHeaderBytes = 16 * 1024
   /// `--unix PATH`: a Unix domain socket to listen on.
   var unix: String?
   /// `--parent-pid PID`: exit when that process ends.
@@ -40,9 +46,9 @@ struct Options {
   static let usage = """
     native-ads: Google Mobile Ads native ads as a JSON-RPC 2.0 service.
 
-    USAGE: native-ads [--stdio] [--tcp HOST:PORT] [--unix PATH] [options]
+    USAGE: native-ads [--stdio] [--tcp HOST:PORT] [--unix PATH] [--http HOST:PORT] [options]
 
-    With none of --stdio, --tcp and --unix, serves stdio. Several together serve each.
+    With none of --stdio, --tcp, --unix and --http, serves stdio. Several together serve each.
 
     TRANSPORTS:
       --stdio                    Serve JSON-RPC on stdin/stdout. EOF on stdin: flush, exit 0
@@ -53,6 +59,13 @@ struct Options {
       --unix PATH                Listen on the Unix domain socket PATH, as TCP (both framings,
                                  many clients). The socket file is created with mode 0600 and
                                  removed at exit; stderr says `listening on unix:PATH`.
+      --http HOST:PORT           Serve HTTP/1.1 on HOST:PORT (loopback unless told otherwise;
+                                 stderr says `listening on http://HOST:PORT`): `POST /rpc`
+                                 (one message or batch a body), a WebSocket at `GET /rpc`, and
+                                 the inspector page at `GET /`.
+      --allow-origin ORIGIN      Also accept requests from web pages of ORIGIN (for example
+                                 http://localhost:3000); the server's own is always accepted.
+                                 Repeatable.
 
     LIMITS:
       --max-message-bytes N      Largest message accepted (default 16777216).
@@ -61,7 +74,10 @@ struct Options {
       --max-unanswered N         Most requests of one connection waiting for their replies
                                  at once (on Redis, a waterfall; default 128): past it the
                                  connection is not read until some are answered.
-      --max-connections N        Most TCP and Unix socket connections at once (default 1024).
+      --max-connections N        Most TCP, Unix socket and HTTP connections at once (default
+                                 1024).
+      --max-header-bytes N       Largest HTTP request line and headers (default 16384, at most
+                                 81920).
       --max-pending-refusals N   Connections over --max-connections kept until they send
                                  something, to be answered -32002 (default 256); beyond
                                  this many, further ones are closed at once without a reply.
@@ -149,7 +165,23 @@ struct Options {
       case "--help", "-h": return .exit(usage)
       case "--version", "-V": return .exit(version)
       case "--stdio": o.stdio = true
-      case "--tcp": o.tcp = try parseAddress(try value(arg))
+      case "--tcp": o.tcp = try parseAddress(try value(arg), flag: arg)
+      case "--http": o.http = try parseAddress(try value(arg), flag: arg)
+      case "--allow-origin":
+        let origin = try value(arg)
+        guard origin.hasPrefix("http://") || origin.hasPrefix("https://"), origin.count > 8 else {
+          throw UsageError(
+            message:
+              "--allow-origin expects an origin like http://localhost:3000, got \"\(origin)\"")
+        }
+        o.allowedOrigins.append(origin)
+      case "--max-header-bytes":
+        let n = try positive(arg)
+        guard n <= 80 * 1024 else {
+          throw UsageError(
+            message: "--max-header-bytes is at most 81920 (the HTTP parser's own cap)")
+        }
+        o.maxHeaderBytes = n
       case "--unix":
         let path = try value(arg)
         guard !path.isEmpty else { throw UsageError(message: "--unix needs a socket path") }
@@ -229,7 +261,7 @@ struct Options {
       }
       i += 1
     }
-    if !o.stdio && o.tcp == nil && o.unix == nil { o.stdio = true }
+    if !o.stdio && o.tcp == nil && o.unix == nil && o.http == nil { o.stdio = true }
     if o.withBuiltIn && o.storeFile == nil {
       throw UsageError(message: "--with-builtin needs --store FILE")
     }
@@ -244,7 +276,9 @@ struct Options {
 
   /// `HOST:PORT`, `[IPv6]:PORT`, `:PORT` or `PORT`; `localhost` and an empty host mean
   /// 127.0.0.1 (the server binds loopback unless told otherwise).
-  static func parseAddress(_ text: String) throws(UsageError) -> (host: String, port: Int) {
+  static func parseAddress(_ text: String, flag: String = "--tcp") throws(UsageError) -> (
+    host: String, port: Int
+  ) {
     var host: Substring
     var portText: Substring
     if !text.isEmpty, text.allSatisfy(\.isNumber) {
@@ -254,18 +288,18 @@ struct Options {
       host = text[text.index(after: text.startIndex)..<close]
       let rest = text[text.index(after: close)...]
       guard rest.hasPrefix(":") else {
-        throw UsageError(message: "--tcp expects HOST:PORT or [IPv6]:PORT, got \"\(text)\"")
+        throw UsageError(message: "\(flag) expects HOST:PORT or [IPv6]:PORT, got \"\(text)\"")
       }
       portText = rest.dropFirst()
     } else if let colon = text.lastIndex(of: ":") {
       host = text[..<colon]
       portText = text[text.index(after: colon)...]
     } else {
-      throw UsageError(message: "--tcp expects HOST:PORT, got \"\(text)\"")
+      throw UsageError(message: "\(flag) expects HOST:PORT, got \"\(text)\"")
     }
     if host.isEmpty || host == "localhost" { host = "127.0.0.1" }
     guard let port = Int(portText), (0...65535).contains(port) else {
-      throw UsageError(message: "--tcp \"\(text)\": the port must be 0 to 65535")
+      throw UsageError(message: "\(flag) \"\(text)\": the port must be 0 to 65535")
     }
     return (String(host), port)
   }

@@ -1,4 +1,5 @@
 import Glibc
+import HTTPTransport
 import JSONRPC
 import NativeAdsRPC
 import UVTransport
@@ -19,6 +20,10 @@ final class Server: ConnectionDelegate {
   private var parentWatcher: ProcessWatcher?
   private var sessions: [UInt64: RPCSession] = [:]
   private var connections: [UInt64: Connection] = [:]
+  /// `--http` connections still speaking HTTP (a WebSocket becomes a session in `sessions`).
+  private var httpEndpoints: [UInt64: HTTPEndpoint] = [:]
+  /// Sessions of single HTTP requests made so far (their IDs follow the connections').
+  private var requestSessionCount: UInt64 = 0
   /// TCP and Unix socket connections open (`--max-connections` counts them).
   private var socketConnectionCount = 0
   /// Connections over `--max-connections` kept until their first bytes, to be answered
@@ -85,6 +90,14 @@ final class Server: ConnectionDelegate {
           accept(connection)
         })
     }
+    if let http = options.http {
+      let listener = try Listener.tcp(eventLoop: eventLoop, host: http.host, port: http.port) {
+        [unowned self] connection in acceptHTTP(connection)
+      }
+      listeners.append(listener)
+      httpPolicy = Self.policy(listening: listener.boundAddress, fallback: http, options: options)
+      Log.line("listening on http://\(listener.boundAddress)")
+    }
     if let pid = options.parentPID {
       parentWatcher = ProcessWatcher(eventLoop: eventLoop, pid: pid) { [unowned self] in
         log.info("parent process \(pid) ended: stopping")
@@ -126,9 +139,84 @@ final class Server: ConnectionDelegate {
     }
   }
 
+  /// What a connection is, for people (the inspector's `loadedBy`).
+  private static func label(of connection: Connection, as name: String?) -> String {
+    switch connection.kind {
+    case .tcp(let peer): "\(name ?? "tcp") \(peer)"
+    case .unix: name ?? "unix"
+    case .stdio: "stdio"
+    }
+  }
+
+  // MARK: HTTP
+
+  private var httpPolicy = HostOriginPolicy(host: "127.0.0.1", port: 0)
+
+  /// The Host and Origin checks of the address `--http` listens on (`HOST:PORT`).
+  private static func policy(
+    listening address: String, fallback: (host: String, port: Int), options: Options
+  ) -> HostOriginPolicy {
+    var host = fallback.host
+    var port = fallback.port
+    if let colon = address.lastIndex(of: ":"), let p = Int(address[address.index(after: colon)...])
+    {
+      port = p
+      host = String(address[..<colon]).trimmingBrackets
+    }
+    return HostOriginPolicy(host: host, port: port, allowedOrigins: options.allowedOrigins)
+  }
+
+  private func acceptHTTP(_ connection: Connection) {
+    log.debug("connection \(connection.id) on http \(connection.kind)")
+    socketConnectionCount += 1
+    connections[connection.id] = connection
+    connection.delegate = self
+    if socketConnectionCount > options.maxConnections {
+      log.warn(
+        "connection \(connection.id) refused: \(options.maxConnections) connections already open")
+      let refusal = HTTPResponse.text(
+        503, "\(options.maxConnections) connections already open (--max-connections)")
+      refusal.serialized(close: true).withUnsafeBytes { connection.write($0) }
+      connection.closeAfterFlush()
+      return
+    }
+    var limits = HTTPLimits()
+    limits.maxHeaderBytes = options.maxHeaderBytes
+    limits.maxBodyBytes = options.rpc.maxMessageBytes
+    let endpoint = HTTPEndpoint(
+      connection: connection, limits: limits, policy: httpPolicy,
+      makeRequestSession: { [unowned self] in
+        requestSessionCount += 1
+        let session = RPCSession(
+          id: sessionIDBase + (1 << 39) + requestSessionCount, dispatcher: dispatcher,
+          framing: .ndjson)
+        session.label = Self.label(of: connection, as: "http")
+        service.attachRequest(session)
+        return session
+      })
+    endpoint.onUpgrade = { [unowned self] endpoint, rest in
+      let connection = endpoint.connection
+      httpEndpoints.removeValue(forKey: connection.id)
+      log.debug("connection \(connection.id): WebSocket")
+      let session = attach(connection, framing: .webSocket)
+      if !rest.isEmpty { rest.withUnsafeBytes { session.receive($0) } }
+      flush(session, to: connection)
+    }
+    httpEndpoints[connection.id] = endpoint
+    if shuttingDown {
+      endpoint.shutdown()
+    } else {
+      connection.startReading()
+    }
+  }
+
   @discardableResult
-  private func attach(_ connection: Connection) -> RPCSession {
-    let session = RPCSession(id: sessionIDBase + connection.id, dispatcher: dispatcher)
+  private func attach(_ connection: Connection, framing: Framing? = nil) -> RPCSession {
+    let id = sessionIDBase + connection.id
+    let session =
+      framing.map { RPCSession(id: id, dispatcher: dispatcher, framing: $0) }
+      ?? RPCSession(id: id, dispatcher: dispatcher)
+    session.label = Self.label(of: connection, as: framing == .webSocket ? "websocket" : nil)
     session.onOutput = { [unowned self, unowned connection] s in flush(s, to: connection) }
     // Unretained: asked only while the connection delivers a read or a drain, and the session
     // drops the closure when the connection closes (connectionDidClose), before it is freed.
@@ -156,6 +244,7 @@ final class Server: ConnectionDelegate {
     if !drainingReplies.isEmpty, session.unansweredRequestCount == 0,
       drainingReplies.remove(connection.id) != nil
     {
+      if shuttingDown { session.goingAway() }
       connection.closeAfterFlush()
     }
     if session.exitRequested { exit(session, on: connection) }
@@ -197,12 +286,14 @@ final class Server: ConnectionDelegate {
   // MARK: ConnectionDelegate
 
   func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+    if let endpoint = httpEndpoints[connection.id] { return endpoint.received(bytes) }
     guard let session = sessions[connection.id] else { return }
     session.receive(bytes)
     flush(session, to: connection)
   }
 
   func connectionDidDrain(_ connection: Connection) {
+    if let endpoint = httpEndpoints[connection.id] { return endpoint.drained() }
     guard let session = sessions[connection.id] else { return }
     session.resumeInput()
     flush(session, to: connection)
@@ -211,6 +302,7 @@ final class Server: ConnectionDelegate {
   func connectionDidReachEOF(_ connection: Connection) {
     // Finish what is in flight, deferred replies included, then close (stdin EOF, or a TCP
     // client's half-close).
+    if let endpoint = httpEndpoints[connection.id] { return endpoint.endOfInput() }
     let session = sessions[connection.id]
     session?.inputEnded()
     if let session, session.unansweredRequestCount > 0 {
@@ -225,6 +317,7 @@ final class Server: ConnectionDelegate {
     refusalsWaiting.remove(connection.id)
     drainingReplies.remove(connection.id)
     heldForReplies.remove(connection.id)
+    httpEndpoints.removeValue(forKey: connection.id)?.connectionClosed()
     sessions.removeValue(forKey: connection.id)?.close()
     connections.removeValue(forKey: connection.id)
     log.debug("connection \(connection.id) closed")
@@ -243,11 +336,16 @@ final class Server: ConnectionDelegate {
     stopAccepting()
     for (id, connection) in connections {
       // Replies in flight are still sent: a connection waiting for some stops reading and
-      // closes once they are written.
+      // closes once they are written. A WebSocket client is told the server is going away.
+      if let endpoint = httpEndpoints[id] {
+        endpoint.shutdown()
+        continue
+      }
       if let session = sessions[id], session.unansweredRequestCount > 0 {
         connection.stopReading()
         drainingReplies.insert(id)
       } else {
+        sessions[id]?.goingAway()
         connection.closeAfterFlush()
       }
     }
@@ -279,5 +377,12 @@ final class Server: ConnectionDelegate {
     let done = onFinish
     onFinish = nil
     done?()
+  }
+}
+
+extension String {
+  /// An IPv6 address without the brackets of `[::1]:PORT`.
+  fileprivate var trimmingBrackets: String {
+    hasPrefix("[") && hasSuffix("]") ? String(dropFirst().dropLast()) : self
   }
 }

@@ -196,10 +196,29 @@ class Frame:
         return isinstance(self.msg, dict) and "method" in self.msg
 
 
+def ws_frame(opcode: int, payload: bytes, *, fin: bool = True, mask: bool = True, rsv: int = 0) -> bytes:
+    """One WebSocket frame as a client writes it (masked unless told otherwise)."""
+    head = bytes([(0x80 if fin else 0) | (rsv << 4) | opcode])
+    n = len(payload)
+    m = 0x80 if mask else 0
+    if n < 126:
+        head += bytes([m | n])
+    elif n <= 0xFFFF:
+        head += bytes([m | 126]) + struct.pack(">H", n)
+    else:
+        head += bytes([m | 127]) + struct.pack(">Q", n)
+    if not mask:
+        return head + payload
+    key = os.urandom(4)
+    return head + key + bytes(b ^ key[i & 3] for i, b in enumerate(payload))
+
+
 def frame_body(framing: str, body: bytes) -> bytes:
     if framing == "ndjson":
         assert b"\n" not in body, "an NDJSON body cannot contain a newline"
         return body + b"\n"
+    if framing == "websocket":
+        return ws_frame(0x1, body)
     return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
@@ -210,9 +229,11 @@ class FrameParser:
     """Strict parser of what the server writes."""
 
     def __init__(self, framing: str):
-        assert framing in ("ndjson", "lsp")
+        assert framing in ("ndjson", "lsp", "websocket")
         self.framing = framing
         self.buf = bytearray()
+        #: WebSocket control frames the server sent, in order: (opcode, payload).
+        self.controls: list[tuple[int, bytes]] = []
 
     def feed(self, data: bytes) -> list[Frame]:
         self.buf += data
@@ -223,7 +244,41 @@ class FrameParser:
                 return out
             out.append(f)
 
+    def _next_websocket(self) -> Frame | None:
+        """Server frames: unmasked, no reserved bits; text messages whole (this server never
+        fragments); control frames kept in `controls`; nothing after a close."""
+        while True:
+            if len(self.buf) < 2:
+                return None
+            if any(op == 0x8 for op, _ in self.controls):
+                raise ProtocolViolation(f"bytes after a close frame: {bytes(self.buf[:100])!r}")
+            b0, b1 = self.buf[0], self.buf[1]
+            if b0 & 0x70 or b1 & 0x80:
+                raise ProtocolViolation(f"a server frame with reserved bits or a mask: {bytes(self.buf[:16])!r}")
+            n, at = b1 & 0x7F, 2
+            if n == 126:
+                if len(self.buf) < 4:
+                    return None
+                n, at = struct.unpack(">H", self.buf[2:4])[0], 4
+            elif n == 127:
+                if len(self.buf) < 10:
+                    return None
+                n, at = struct.unpack(">Q", self.buf[2:10])[0], 10
+            if len(self.buf) < at + n:
+                return None
+            payload = bytes(self.buf[at : at + n])
+            del self.buf[: at + n]
+            opcode = b0 & 0x0F
+            if opcode in (0x8, 0x9, 0xA):
+                self.controls.append((opcode, payload))
+                continue
+            if opcode != 0x1 or not b0 & 0x80:
+                raise ProtocolViolation(f"a server data frame that is not one whole text frame (byte {b0:#x})")
+            return Frame(payload, decode_json_strict(payload, "WebSocket text frame"))
+
     def _next(self) -> Frame | None:
+        if self.framing == "websocket":
+            return self._next_websocket()
         if self.framing == "ndjson":
             i = self.buf.find(b"\n")
             if i < 0:
@@ -627,6 +682,7 @@ class Server:
         stdio: bool = True,
         tcp: bool = False,
         unix: bool | str = False,
+        http: bool = False,
         framing: str = "ndjson",
         args: Iterable[Any] = (),
         stdin: Any = MISSING,
@@ -645,6 +701,8 @@ class Server:
         self.unix_path = (unix if isinstance(unix, str) else short_socket_path()) if unix else None
         if self.unix_path:
             self.cmd += ["--unix", self.unix_path]
+        if http:
+            self.cmd += ["--http", "127.0.0.1:0"]
         args = [str(a) for a in args]
         n = next(_counter)
         in_suite_fleet = bool(FLEET_REDIS) and "--redis" not in args and not _companion
@@ -676,6 +734,7 @@ class Server:
         self.port = self._wait_for_port() if tcp else None
         if self.unix_path:
             self._wait_for_line(f"listening on unix:{self.unix_path}")
+        self.http_port = self._wait_for_port("http://") if http else None
 
     @property
     def pid(self) -> int:
@@ -692,9 +751,10 @@ class Server:
         tail = self.stderr_text()[-2000:]
         return f"{' '.join(self.cmd)} (exit code {self.proc.poll()}); stderr tail:\n{tail}"
 
-    def _wait_for_port(self) -> int:
+    def _wait_for_port(self, scheme: str = "") -> int:
+        """The port of the `listening on HOST:PORT` line (`http://HOST:PORT` for `--http`)."""
         deadline = time.monotonic() + WAIT
-        pat = re.compile(r"listening on (\S+):(\d+)")
+        pat = re.compile(rf"listening on {scheme}(?!http://)(\S+):(\d+)")
         while time.monotonic() < deadline:
             m = pat.search(self.stderr_text())
             if m:

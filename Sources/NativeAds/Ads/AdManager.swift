@@ -506,12 +506,16 @@ public final class AdManager {
     return owned.count
   }
 
+  /// Told of each ad released, by whatever means (the inspector's watchers).
+  public var onReleased: ((String) -> Void)?
+
   private func release(_ ad: NativeAd, completion: @escaping Reply<Void>) {
     let now = clock.now()
     store.release(ad, at: now) { [self] released in
       switch released {
       case .success(let transition):
         route(transition, of: ad, at: now)
+        onReleased?(ad.id)
         completion(.success(()))
       case .failure(let unavailable) where unavailable.adIsGone:
         completion(.failure(.adNotFound(adId: ad.id)))

@@ -54,30 +54,35 @@ enum GetEvents: ServiceMethod {
       write: { page, w in write(page.events, lastSequence: page.lastSequence, into: &w) })
   }
 
+  /// One event of the log, as `getEvents` lists it.
+  static func writeEvent(_ event: AdEvent, into w: inout JSONWriter) {
+    w.beginObject()
+    w.key("sequence")
+    w.int(event.sequence)
+    w.key("time")
+    w.string(AdJSON.timestampWithMilliseconds(event.time))
+    w.key("adId")
+    w.string(event.adId)
+    w.key("type")
+    w.string(event.event.isVideoEvent ? "videoEvent" : "adEvent")
+    w.key("event")
+    w.string(event.event.wireName)
+    w.key("assetKey")
+    w.string(event.assetKey)
+    if let reason = event.reason {
+      w.key("reason")
+      w.string(reason)
+    }
+    w.endObject()
+  }
+
   static func write(_ events: [AdEvent], lastSequence: Int, into w: inout JSONWriter) {
     w.beginObject()
     w.key("events")
     w.beginArray()
     for event in events {
       w.element()
-      w.beginObject()
-      w.key("sequence")
-      w.int(event.sequence)
-      w.key("time")
-      w.string(AdJSON.timestampWithMilliseconds(event.time))
-      w.key("adId")
-      w.string(event.adId)
-      w.key("type")
-      w.string(event.event.isVideoEvent ? "videoEvent" : "adEvent")
-      w.key("event")
-      w.string(event.event.wireName)
-      w.key("assetKey")
-      w.string(event.assetKey)
-      if let reason = event.reason {
-        w.key("reason")
-        w.string(reason)
-      }
-      w.endObject()
+      writeEvent(event, into: &w)
     }
     w.endArray()
     w.key("lastSequence")

@@ -115,7 +115,11 @@ enum LoadAd: ServiceMethod {
     if let replica = service.replica { return loadAfterCatchUp(request, replica, context) }
     try context.answer(
       into: &w, error: { (error: AdLoadError) in error.rpcError },
-      load: { service.manager.load(request, owner: context.session.id, completion: $0) },
+      load: { done in
+        service.manager.load(
+          request, owner: context.session.id,
+          completion: inspected(done, request, owner: context.session.id, service))
+      },
       write: { loaded, w in write(loaded, service: service, into: &w) })
   }
 
@@ -142,12 +146,31 @@ enum LoadAd: ServiceMethod {
     replica.catchUp { caught in
       guard !started.cancelled else { return }
       if case .failure(let unavailable) = caught { return reply.reject(unavailable.rpcError()) }
-      started.ticket = manager.load(request, owner: owner) { result in
+      let done: LoadCompletion = { result in
         switch result {
         case .success(let loaded): reply.resolve { w in write(loaded, service: service, into: &w) }
         case .failure(let error): reply.reject(error.rpcError)
         }
       }
+      started.ticket = manager.load(
+        request, owner: owner, completion: inspected(done, request, owner: owner, service))
+    }
+  }
+
+  typealias LoadCompletion = (
+    Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError>
+  ) -> Void
+
+  /// `completion`, and the inspector's watchers told of the load's end when there are some
+  /// (``InspectorWatch``; nothing more to run without one).
+  private static func inspected(
+    _ completion: @escaping LoadCompletion, _ request: AdRequest, owner: UInt64,
+    _ service: NativeAdsService
+  ) -> LoadCompletion {
+    guard !service.inspectors.isEmpty else { return completion }
+    return { result in
+      completion(result)
+      service.inspect(result, adUnitID: request.adUnitID, owner: owner)
     }
   }
 
@@ -163,20 +186,28 @@ enum LoadAd: ServiceMethod {
     for ad in loaded.ads {
       w.element()
       w.beginObject()
-      w.key("adId")
-      w.string(ad.id)
-      w.key("kind")
-      w.string(ad.kind.rawValue)
-      w.raw(service.creativeJSON.fragment(for: ad))
-      w.key("responseInfo")
-      w.raw(responseInfo)
-      w.key("expiresAt")
-      w.string(service.timestamp(ad.expiresAt))
+      writeMembers(of: ad, responseInfo: responseInfo, service: service, into: &w)
       w.endObject()
     }
     w.endArray()
     w.key("responseInfo")
     w.raw(responseInfo)
     w.endObject()
+  }
+
+  /// An Ad's members (contract section 4), in the object `w` is writing.
+  static func writeMembers(
+    of ad: NativeAd, responseInfo: ByteBuffer, service: NativeAdsService,
+    into w: inout JSONWriter
+  ) {
+    w.key("adId")
+    w.string(ad.id)
+    w.key("kind")
+    w.string(ad.kind.rawValue)
+    w.raw(service.creativeJSON.fragment(for: ad))
+    w.key("responseInfo")
+    w.raw(responseInfo)
+    w.key("expiresAt")
+    w.string(service.timestamp(ad.expiresAt))
   }
 }

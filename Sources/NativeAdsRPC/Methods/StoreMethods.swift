@@ -23,6 +23,7 @@ enum StoreDefineFormat: ServiceMethod {
     let replaced = try storeChange(self.format) { () throws(InventoryError) in
       try context.service.manager.inventory.defineFormat(format)
     }
+    context.service.storeChanged()
     result.write(id: format.id, replaced: replaced, into: &w)
   }
 }
@@ -54,6 +55,7 @@ enum StorePutCreative: ServiceMethod {
     let replaced = try storeChange(self.creative) { () throws(InventoryError) in
       try inventory.putCreative(creative)
     }
+    context.service.storeChanged()
     context.service.creativeJSON.invalidate(creativeID: creative.id)
     result.write(id: creative.id, replaced: replaced, into: &w)
   }
@@ -81,6 +83,7 @@ enum StorePutAdUnit: ServiceMethod {
     let replaced = try storeChange(adUnit) { () throws(InventoryError) in
       try context.service.manager.inventory.putAdUnit(unit)
     }
+    context.service.storeChanged()
     result.write(id: unit.id, replaced: replaced, into: &w)
   }
 }
@@ -114,6 +117,7 @@ enum StoreRemove: ServiceMethod {
     let removed = try storeChange(id) { () throws(InventoryError) in
       try context.service.manager.inventory.remove(kind: request.kind, id: request.id)
     }
+    context.service.storeChanged()
     if request.kind == .creative { context.service.creativeJSON.invalidate(creativeID: request.id) }
     result.write(removed, into: &w)
   }

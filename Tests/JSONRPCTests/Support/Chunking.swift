@@ -40,12 +40,15 @@ enum Frame: Equatable, CustomStringConvertible {
   case message(String)
   case oversized(Int?)
   case fatal(String)
+  /// A WebSocket control frame or violation, as ``WebSocketControl/description`` tells it.
+  case control(String)
 
   init(_ event: FramerEvent) {
     switch event {
     case .message(let bytes): self = .message(String(decoding: bytes, as: UTF8.self))
     case .oversized(let size): self = .oversized(size)
     case .fatal(let reason): self = .fatal(reason)
+    case .webSocket(let control): self = .control(control.description)
     }
   }
 
@@ -54,6 +57,7 @@ enum Frame: Equatable, CustomStringConvertible {
     case .message(let text): "message(\(text.debugDescription))"
     case .oversized(let size): "oversized(\(size.map(String.init) ?? "nil"))"
     case .fatal(let reason): "fatal(\(reason.debugDescription))"
+    case .control(let text): "control(\(text))"
     }
   }
 
@@ -63,6 +67,7 @@ enum Frame: Equatable, CustomStringConvertible {
     case .message: self
     case .oversized: .oversized(nil)
     case .fatal: .fatal("")
+    case .control: self
     }
   }
 }
@@ -167,4 +172,17 @@ func frames(detecting chunks: [[UInt8]], max: Int = 1 << 20) -> ([Frame], Framin
 /// `body` framed as an LSP message (`Content-Length` counts UTF-8 bytes).
 func lspMessage(_ body: String) -> String {
   "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+}
+
+extension WebSocketFramer: TestFramer {
+  /// Feeds `bytes`, appending what comes out to `out`; returns the bytes consumed.
+  @discardableResult
+  mutating func feed(_ bytes: [UInt8], into out: inout [Frame], stopAfter: Int = .max) -> Int {
+    bytes.withUnsafeBytes { raw in
+      feed(raw) { event in
+        out.append(Frame(event))
+        return out.count < stopAfter
+      }
+    }
+  }
 }

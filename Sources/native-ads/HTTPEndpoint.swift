@@ -1,0 +1,233 @@
+import HTTPTransport
+import JSONRPC
+import UVTransport
+
+/// One connection to `--http` (contract section 9), until it becomes a WebSocket: HTTP/1.1
+/// requests read with ``HTTPRequestParser`` and answered one at a time, in order (keep-alive and
+/// pipelining; a `POST /rpc` whose replies are deferred holds the requests behind it).
+///
+/// - `POST /rpc`: the body is one JSON-RPC message or batch, handled by a session of its own
+///   (``NativeAdsService/attachRequest(_:)``: its ads outlive it); the reply is the response's
+///   body, `204` when there is none (notifications only).
+/// - `GET /rpc` with `Upgrade: websocket`: the handshake, then the server makes the
+///   connection a WebSocket session (``onUpgrade``).
+/// - `GET /`: the inspector page, embedded in the binary.
+/// - Every request is first checked against ``HostOriginPolicy``: `403` when a page of
+///   another site, or a rebound name, sent it.
+///
+/// Loop-thread only.
+final class HTTPEndpoint {
+  let connection: Connection
+  private let parser: HTTPRequestParser
+  private let policy: HostOriginPolicy
+  /// A new session for one `POST /rpc`, attached to the service.
+  private let makeRequestSession: () -> RPCSession
+  /// The handshake is answered: the server takes the connection over as a WebSocket, with
+  /// the bytes that followed the request.
+  var onUpgrade: ((HTTPEndpoint, [UInt8]) -> Void)?
+
+  /// Bytes read and not yet parsed (the next pipelined requests).
+  private var input: [UInt8] = []
+  /// The `POST /rpc` waiting for its deferred replies, and whether its response closes.
+  private var waiting: (session: RPCSession, close: Bool)?
+  private var inputEnded = false
+  private var closeWhenIdle = false
+  private var done = false
+
+  init(
+    connection: Connection, limits: HTTPLimits, policy: HostOriginPolicy,
+    makeRequestSession: @escaping () -> RPCSession
+  ) {
+    self.connection = connection
+    self.parser = HTTPRequestParser(limits: limits)
+    self.policy = policy
+    self.makeRequestSession = makeRequestSession
+  }
+
+  /// Whether a request is waiting for its replies.
+  var isBusy: Bool { waiting != nil }
+
+  // MARK: From the server (the connection's delegate)
+
+  func received(_ bytes: UnsafeRawBufferPointer) {
+    guard !done else { return }
+    input.append(contentsOf: bytes)
+    serve()
+  }
+
+  /// The connection drained below its low-water mark: requests held back by backpressure go on.
+  func drained() { serve() }
+
+  /// The client ended its input: what is in flight is answered, then the connection closes.
+  func endOfInput() {
+    inputEnded = true
+    if waiting == nil { finishServing() }
+  }
+
+  /// A shutdown: the request in flight is answered, then the connection closes.
+  func shutdown() {
+    closeWhenIdle = true
+    connection.stopReading()
+    if waiting == nil { finishServing() }
+  }
+
+  /// The connection closed: a request still waiting is stopped.
+  func connectionClosed() {
+    done = true
+    waiting?.session.close()
+    waiting = nil
+  }
+
+  // MARK: Requests
+
+  private func serve() {
+    while !done, waiting == nil, !input.isEmpty, !connection.isPausedForBackpressure,
+      !connection.isClosing
+    {
+      let outcome = input.withUnsafeBytes { parser.parse($0) }
+      switch outcome {
+      case .needMore:
+        // The parser took every byte in: what it holds of the request is its own.
+        input.removeAll(keepingCapacity: input.capacity <= 65536)
+        if parser.takeContinueRequest() { write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) }
+      case .failure(let error):
+        input = []
+        respond(.text(error.status, error.reason), close: true)
+      case .request(let request, let consumed):
+        input.removeFirst(consumed)
+        handle(request)
+      }
+    }
+    if inputEnded, waiting == nil, !done { finishServing() }
+  }
+
+  private func handle(_ request: HTTPRequest) {
+    let close = !request.keepAlive || closeWhenIdle || inputEnded
+    if request.count(of: "host") > 1 {
+      return respond(.text(400, "more than one Host header"), close: true)
+    }
+    if let refusal = policy.refusal(host: request.header("host"), origin: request.header("origin"))
+    {
+      return respond(.text(403, refusal), close: close)
+    }
+    let cors = corsHeaders(request)
+    switch (request.path, request.method) {
+    case ("/rpc", "POST"):
+      post(request, cors: cors, close: close)
+    case ("/rpc", "GET"):
+      guard request.isUpgrade || request.header("upgrade") != nil else {
+        return respond(
+          .text(
+            426, "GET /rpc opens a WebSocket (Upgrade: websocket); POST /rpc takes one message",
+            headers: [("Upgrade", "websocket")]), close: close)
+      }
+      let response = WebSocketHandshake.response(to: request)
+      guard response.status == 101, request.isUpgrade else {
+        return respond(response, close: close)
+      }
+      write(response.serialized(close: false))
+      done = true
+      let rest = input
+      input = []
+      onUpgrade?(self, rest)
+    case ("/rpc", "OPTIONS"):
+      respond(
+        HTTPResponse(
+          status: 204,
+          headers: cors + [
+            ("Allow", "GET, POST, OPTIONS"), ("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
+            ("Access-Control-Allow-Headers", "Content-Type"), ("Access-Control-Max-Age", "600"),
+          ]), close: close)
+    case ("/rpc", _):
+      respond(
+        .text(
+          405, "\(request.method) /rpc: use POST, or GET to open a WebSocket",
+          headers: [("Allow", "GET, POST, OPTIONS")]), close: close)
+    case ("/", "GET"), ("/", "HEAD"):
+      respond(Inspector.page, close: close, headOnly: request.method == "HEAD")
+    case ("/", _):
+      respond(
+        .text(
+          405, "\(request.method) /: the inspector is read with GET",
+          headers: [("Allow", "GET, HEAD")]), close: close)
+    default:
+      respond(
+        .text(404, "no \(request.path) here: POST /rpc, GET /rpc (WebSocket), GET /"),
+        close: close)
+    }
+  }
+
+  /// For a page of an origin `--allow-origin` gave: the headers that let it read the response.
+  private func corsHeaders(_ request: HTTPRequest) -> [(name: String, value: String)] {
+    guard let origin = request.header("origin") else { return [] }
+    return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")]
+  }
+
+  private func post(_ request: HTTPRequest, cors: [(name: String, value: String)], close: Bool) {
+    let type = request.header("content-type")?.split(separator: ";").first.map {
+      $0.trimmingCharacters().lowercased()
+    }
+    guard type == "application/json" else {
+      return respond(
+        .text(
+          415, "POST /rpc takes a JSON-RPC message as Content-Type: application/json",
+          headers: cors), close: close)
+    }
+    let session = makeRequestSession()
+    waiting = (session, close)
+    session.onOutput = { [unowned self] s in
+      if s.unansweredRequestCount == 0 { answer(s, cors: cors) }
+    }
+    request.body.withUnsafeBytes { session.receiveMessage($0) }
+    if session.unansweredRequestCount == 0 {
+      answer(session, cors: cors)
+    } else {
+      connection.stopReading()  // the requests behind it wait in the socket
+    }
+  }
+
+  /// The request's replies are all there: its response, then the next request.
+  private func answer(_ session: RPCSession, cors: [(name: String, value: String)]) {
+    guard let (current, close) = waiting, current === session else { return }
+    waiting = nil
+    var out = session.takeOutput()
+    var body = out.array
+    session.recycleOutput(&out)
+    session.close()
+    if body.last == 0x0A { body.removeLast() }
+    let response =
+      body.isEmpty
+      ? HTTPResponse(status: 204, headers: cors)
+      : HTTPResponse(
+        status: 200,
+        headers: cors + [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+        body: body)
+    respond(response, close: close)
+    if !done, !closeWhenIdle { connection.startReading() }
+    serve()
+  }
+
+  private func respond(_ response: HTTPResponse, close: Bool, headOnly: Bool = false) {
+    write(response.serialized(close: close, headOnly: headOnly))
+    if close {
+      done = true
+      connection.closeAfterFlush()
+    }
+  }
+
+  private func finishServing() {
+    guard !done else { return }
+    done = true
+    connection.closeAfterFlush()
+  }
+
+  private func write(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { connection.write($0) }
+  }
+}
+
+extension Substring {
+  fileprivate func trimmingCharacters() -> String {
+    String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+  }
+}
