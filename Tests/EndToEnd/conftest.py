@@ -18,7 +18,8 @@ import os
 
 import pytest
 
-from e2e_support import BIN, TRANSPORTS, Server, split_transport
+from e2e_support import BIN, CONN_TRANSPORTS, Server, split_transport
+from http_support import WebSocketConn
 from redis_support import RedisClusterServers, RedisServer
 
 
@@ -57,6 +58,9 @@ class SharedServers:
     def unix(self) -> Server:
         return self._get("unix", stdio=False, unix=True)
 
+    def http(self) -> Server:
+        return self._get("http", stdio=False, http=True)
+
     def close_all(self) -> None:
         for s in self._servers.values():
             s.stop()
@@ -69,12 +73,16 @@ def shared_servers(tmp_path_factory):
     shared.close_all()
 
 
-@pytest.fixture(params=TRANSPORTS)
+@pytest.fixture(params=CONN_TRANSPORTS)
 def conn(request, shared_servers):
     kind, framing = split_transport(request.param)
     if kind == "stdio":
         srv = shared_servers.stdio(framing)
         c = srv.stdio
+    elif kind == "ws":
+        srv = shared_servers.http()
+        c = WebSocketConn(srv.http_port)
+        srv.tcp_conns.append(c)
     elif kind == "unix":
         srv = shared_servers.unix()
         c = srv.connect_unix(framing, sync=False)

@@ -55,6 +55,9 @@ ADMOB_UNIT = "ca-app-pub-3940256099942544/3986624511"
 CUSTOM_FORMAT = "10063170"
 
 TRANSPORTS = ["stdio-ndjson", "stdio-lsp", "tcp-ndjson", "tcp-lsp", "unix-ndjson", "unix-lsp"]
+#: What the `conn` fixture runs a test on: those, and a WebSocket at `--http`'s `GET /rpc`
+#: (contract section 9: in every other respect a connection like a TCP one).
+CONN_TRANSPORTS = TRANSPORTS + ["ws-websocket"]
 NDJSON_TRANSPORTS = ["stdio-ndjson", "tcp-ndjson", "unix-ndjson"]
 LSP_TRANSPORTS = ["stdio-lsp", "tcp-lsp", "unix-lsp"]
 TCP_TRANSPORTS = ["tcp-ndjson", "tcp-lsp"]
@@ -67,7 +70,7 @@ _counter = itertools.count(1)
 
 def split_transport(transport: str) -> tuple[str, str]:
     kind, framing = transport.split("-")
-    assert kind in ("stdio", "tcp", "unix") and framing in ("ndjson", "lsp"), transport
+    assert transport == "ws-websocket" or kind in ("stdio", "tcp", "unix") and framing in ("ndjson", "lsp"), transport
     return kind, framing
 
 

@@ -355,7 +355,14 @@ def test_invalid_json_gets_parse_error_with_a_null_id_and_the_next_message_works
     ids=["ff-fe", "overlong", "encoded-surrogate", "truncated-sequence", "five-byte", "lone-continuation"],
 )
 def test_invalid_utf8_is_a_parse_error_and_the_next_message_works(conn, bad):
-    f = reply_to(conn, b'{"jsonrpc":"2.0","id":"u","method":"stringForKey","params":{"adId":"' + bad + b'","key":"k"}}')
+    message = b'{"jsonrpc":"2.0","id":"u","method":"stringForKey","params":{"adId":"' + bad + b'","key":"k"}}'
+    if conn.framing == "websocket":
+        # RFC 6455 (8.1) makes it a protocol error: the connection is failed with 1007.
+        conn.send_body(message)
+        assert conn.close_code() == 1007
+        assert conn.read_until_closed() == []
+        return
+    f = reply_to(conn, message)
     assert f.msg["id"] is None
     assert_error(f.msg["error"], -32700, "Parse error")
     assert_still_serving(conn)
