@@ -214,6 +214,13 @@ METHODS: list[M] = [
         [],
     ),
     M(
+        "inspector_watch",
+        "inspector.watch",
+        "InspectorSnapshot",
+        "Watches the process: its live ads and recent events now, then ``inspector.adLoaded``, ``inspector.loadFailed``, ``inspector.adReleased``, ``inspector.event`` and ``inspector.storeChanged`` notifications (what the inspector page at ``GET /`` shows).",
+        [],
+    ),
+    M(
         "formats_schema",
         "formats.schema",
         "dict[str, Any]",
@@ -291,6 +298,7 @@ TYPES = [
     "ScreenDismissedResult",
     "StoreItemKind",
     "StoreListResult",
+    "InspectorSnapshot",
     "UnregisterAdViewResult",
     "UnregisterAdapterResult",
     "VideoAction",

@@ -1,5 +1,5 @@
 import { type Framing } from "./framing.js";
-import type { AbortSignalLike, AdapterFullScreenEvent, AdapterLoad, AdapterReportResult, AdapterVideoEvent, AdUnit, AdViewAssets, ClickResult, ClientEventMap, Creative, DefineFormatResult, Format, GetEventsParams, GetEventsResult, Image, JsonObject, LoadAdParams, LoadAdResult, MappedAd, MuteThisAdResult, OpenRpcDocument, PerformClickOptions, PutAdUnitResult, PutCreativeResult, RecordImpressionResult, RegisterAdapterResult, RegisterAdViewResult, ReleaseAdResult, ReportScreenDismissedResult, ReportVisibilityResult, RequestId, SetCustomClickHandlerResult, StoreItemKind, StoreListResult, StoreRemoveResult, UnregisterAdapterResult, UnregisterAdViewResult, VideoAction, VideoControlResult, VideoState } from "./types.js";
+import type { AbortSignalLike, AdapterFullScreenEvent, AdapterLoad, AdapterReportResult, AdapterVideoEvent, AdUnit, AdViewAssets, ClickResult, ClientEventMap, Creative, DefineFormatResult, Format, GetEventsParams, GetEventsResult, Image, JsonObject, LoadAdParams, LoadAdResult, MappedAd, MuteThisAdResult, OpenRpcDocument, PerformClickOptions, PutAdUnitResult, PutCreativeResult, RecordImpressionResult, RegisterAdapterResult, RegisterAdViewResult, ReleaseAdResult, ReportScreenDismissedResult, ReportVisibilityResult, RequestId, SetCustomClickHandlerResult, StoreItemKind, StoreListResult, InspectorSnapshot, StoreRemoveResult, UnregisterAdapterResult, UnregisterAdViewResult, VideoAction, VideoControlResult, VideoState } from "./types.js";
 /** Per-request options: the last argument of every method. */
 export interface RequestOptions {
     /**
@@ -216,6 +216,13 @@ export declare class NativeAdsClient {
     storePutAdUnit(adUnit: AdUnit, options?: RequestOptions): Promise<PutAdUnitResult>;
     storeRemove(kind: StoreItemKind, id: string, options?: RequestOptions): Promise<StoreRemoveResult>;
     storeList(options?: RequestOptions): Promise<StoreListResult>;
+    /**
+     * `inspector.watch`: the process's live ads and recent events now; from then on this
+     * connection receives `inspector.adLoaded`, `inspector.loadFailed`, `inspector.adReleased`,
+     * `inspector.event` and `inspector.storeChanged` notifications (subscribe with `on`). It is
+     * what the inspector page at `GET /` of `--http` shows.
+     */
+    inspectorWatch(options?: RequestOptions): Promise<InspectorSnapshot>;
     /** `rpc.discover`: the service's OpenRPC document. */
     discover(options?: RequestOptions): Promise<OpenRpcDocument>;
     /** `formats.schema`: the JSON Schema (draft 2020-12) of an ad format, `"native"` or a

@@ -397,6 +397,17 @@ export class NativeAdsClient {
         return this.request("store.list", {}, options);
     }
     // -------------------------------------------------------------------------------------------
+    // Inspector
+    /**
+     * `inspector.watch`: the process's live ads and recent events now; from then on this
+     * connection receives `inspector.adLoaded`, `inspector.loadFailed`, `inspector.adReleased`,
+     * `inspector.event` and `inspector.storeChanged` notifications (subscribe with `on`). It is
+     * what the inspector page at `GET /` of `--http` shows.
+     */
+    inspectorWatch(options) {
+        return this.request("inspector.watch", {}, options);
+    }
+    // -------------------------------------------------------------------------------------------
     // Discovery
     /** `rpc.discover`: the service's OpenRPC document. */
     discover(options) {

@@ -364,6 +364,15 @@ export interface StoreListResult {
     }[];
     adUnits: AdUnit[];
 }
+/** `inspector.watch`: the live ads (each an Ad with `loadedBy` and `adUnitID`) and the last events. */
+export interface InspectorSnapshot {
+    ads: (Ad & {
+        loadedBy: string;
+        adUnitID: string | null;
+    })[];
+    events: Event[];
+    lastSequence: number;
+}
 export interface RegisterAdapterResult {
     registered: boolean;
 }

@@ -48,6 +48,7 @@ import type {
   SetCustomClickHandlerResult,
   StoreItemKind,
   StoreListResult,
+  InspectorSnapshot,
   StoreRemoveResult,
   UnregisterAdapterResult,
   UnregisterAdViewResult,
@@ -592,6 +593,19 @@ export class NativeAdsClient {
 
   storeList(options?: RequestOptions): Promise<StoreListResult> {
     return this.request("store.list", {}, options);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Inspector
+
+  /**
+   * `inspector.watch`: the process's live ads and recent events now; from then on this
+   * connection receives `inspector.adLoaded`, `inspector.loadFailed`, `inspector.adReleased`,
+   * `inspector.event` and `inspector.storeChanged` notifications (subscribe with `on`). It is
+   * what the inspector page at `GET /` of `--http` shows.
+   */
+  inspectorWatch(options?: RequestOptions): Promise<InspectorSnapshot> {
+    return this.request("inspector.watch", {}, options);
   }
 
   // -------------------------------------------------------------------------------------------

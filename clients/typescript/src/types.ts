@@ -460,6 +460,13 @@ export interface StoreListResult {
   adUnits: AdUnit[];
 }
 
+/** `inspector.watch`: the live ads (each an Ad with `loadedBy` and `adUnitID`) and the last events. */
+export interface InspectorSnapshot {
+  ads: (Ad & { loadedBy: string; adUnitID: string | null })[];
+  events: Event[];
+  lastSequence: number;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Mediation (docs/mediation.md)
 

@@ -21,6 +21,7 @@ export const RPC_TO_CLIENT = {
   "store.putAdUnit": "storePutAdUnit",
   "store.remove": "storeRemove",
   "store.list": "storeList",
+  "inspector.watch": "inspectorWatch",
   "formats.schema": "formatSchema",
   "mediation.registerAdapter": "registerAdapter",
   "mediation.unregisterAdapter": "unregisterAdapter",

@@ -56,8 +56,9 @@ def add_global_trace_hook(hook: TraceHook) -> Unsubscribe:
     return remove
 
 
-LISTENING = re.compile(r"listening on (?!unix:)(\S+):(\d+)")
+LISTENING = re.compile(r"listening on (?!unix:|http://)(\S+):(\d+)")
 LISTENING_UNIX = re.compile(r"listening on unix:(.+?)\s*$")
+LISTENING_HTTP = re.compile(r"listening on (http://\S+:\d+)")
 DEFAULT_BINARY = "native-ads"
 
 #: The lifecycle messages of contract section 8 (as in LSP).
@@ -112,6 +113,12 @@ def parse_listening(line: str) -> tuple[str, int] | None:
     if m is None:
         return None
     return m.group(1), int(m.group(2))
+
+
+def parse_listening_http(line: str) -> str | None:
+    """The URL of a ``listening on http://HOST:PORT`` line (``--http``)."""
+    m = LISTENING_HTTP.search(line)
+    return m.group(1) if m is not None else None
 
 
 def parse_listening_unix(line: str) -> str | None:

@@ -30,6 +30,7 @@ from .types import (
     ScreenDismissedResult,
     StoreItemKind,
     StoreListResult,
+    InspectorSnapshot,
     UnregisterAdViewResult,
     UnregisterAdapterResult,
     VideoAction,
@@ -61,6 +62,7 @@ METHOD_NAMES: dict[str, str] = {
     "store_put_ad_unit": "store.putAdUnit",
     "store_remove": "store.remove",
     "store_list": "store.list",
+    "inspector_watch": "inspector.watch",
     "formats_schema": "formats.schema",
     "discover": "rpc.discover",
     "mediation_register_adapter": "mediation.registerAdapter",
@@ -351,6 +353,14 @@ class SyncMethods:
         """
         params: dict[str, Any] = {}
         return cast(StoreListResult, self._request("store.list", params, timeout))
+
+    def inspector_watch(self, *, timeout: float | None = None) -> InspectorSnapshot:
+        """Watches the process: its live ads and recent events now, then ``inspector.adLoaded``, ``inspector.loadFailed``, ``inspector.adReleased``, ``inspector.event`` and ``inspector.storeChanged`` notifications (what the inspector page at ``GET /`` shows).
+
+        Wire method ``inspector.watch``. ``timeout``: see ``call``.
+        """
+        params: dict[str, Any] = {}
+        return cast(InspectorSnapshot, self._request("inspector.watch", params, timeout))
 
     def formats_schema(self, format_id: str, *, timeout: float | None = None) -> dict[str, Any]:
         """The JSON Schema (draft 2020-12) of the ads of a custom native ad format, built-in or user-defined.
@@ -740,6 +750,14 @@ class AsyncMethods:
         """
         params: dict[str, Any] = {}
         return cast(StoreListResult, await self._request("store.list", params, timeout))
+
+    async def inspector_watch(self, *, timeout: float | None = None) -> InspectorSnapshot:
+        """Watches the process: its live ads and recent events now, then ``inspector.adLoaded``, ``inspector.loadFailed``, ``inspector.adReleased``, ``inspector.event`` and ``inspector.storeChanged`` notifications (what the inspector page at ``GET /`` shows).
+
+        Wire method ``inspector.watch``. ``timeout``: see ``call``.
+        """
+        params: dict[str, Any] = {}
+        return cast(InspectorSnapshot, await self._request("inspector.watch", params, timeout))
 
     async def formats_schema(
         self,

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import IO
 
-from ._core import parse_listening, parse_listening_unix, resolve_binary, server_argv
+from ._core import parse_listening, parse_listening_http, parse_listening_unix, resolve_binary, server_argv
 from .aio import AsyncClient
 from .client import Client
 from .types import Framing
@@ -44,6 +44,9 @@ class Server:
         self.port = port
         #: The Unix domain socket it serves too (``Server.start(unix=PATH)``), else None.
         self.unix_path = unix_path
+        #: ``http://HOST:PORT`` when it serves HTTP too (``Server.start(http=...)``), else None:
+        #: ``POST /rpc`` (:class:`native_ads.http.HTTPClient`), and the inspector page at ``/``.
+        self.http_url: str | None = None
         self._stderr = stderr
 
     @classmethod
@@ -57,13 +60,15 @@ class Server:
         env: Mapping[str, str] | None = None,
         startup_timeout: float = 10.0,
         unix: str | os.PathLike[str] | None = None,
+        http: str | None = None,
         watch_parent: bool = True,
     ) -> Server:
         """Starts the server on ``host:port`` (0: a free port) and waits for its address.
 
         With ``unix=PATH`` it also serves the Unix domain socket ``PATH`` (``--unix PATH``; the
         server creates it with mode 0600 and removes it when it exits), and ``start`` waits for
-        that too. The server is given ``--parent-pid`` (this process) unless ``args`` name one or
+        that too. With ``http="HOST:PORT"`` (port 0: a free one) it also serves HTTP (``--http``):
+        ``server.http_url`` is its URL. The server is given ``--parent-pid`` (this process) unless ``args`` name one or
         ``watch_parent`` is false: it stops when this process ends, even killed, instead of
         serving on as an orphan.
         """
@@ -71,6 +76,8 @@ class Server:
         sockets = ["--tcp", f"{host}:{port}"]
         if unix is not None:
             sockets += ["--unix", os.fspath(unix)]
+        if http is not None:
+            sockets += ["--http", http]
         argv = server_argv(binary, [*sockets, *args], stdio=False, watch_parent=watch_parent)
         proc = subprocess.Popen(
             argv,
@@ -80,11 +87,11 @@ class Server:
             env=dict(env) if env is not None else None,
         )
         lines: collections.deque[str] = collections.deque(maxlen=500)
-        found: queue.Queue[tuple[str, int] | str | None] = queue.Queue()
+        found: queue.Queue[tuple[str, int] | tuple[str, str] | str | None] = queue.Queue()
         assert proc.stderr is not None
 
         def drain(stream: IO[bytes]) -> None:
-            reported = reported_unix = False
+            reported = reported_unix = reported_http = False
             for raw in iter(stream.readline, b""):
                 line = raw.decode("utf-8", "replace").rstrip("\r\n")
                 lines.append(line)
@@ -94,14 +101,18 @@ class Server:
                 if not reported_unix and (unix_path := parse_listening_unix(line)) is not None:
                     reported_unix = True
                     found.put(unix_path)
+                if not reported_http and (url := parse_listening_http(line)) is not None:
+                    reported_http = True
+                    found.put(("http", url))
             found.put(None)
 
         thread = threading.Thread(target=drain, args=(proc.stderr,), name="native-ads-server-stderr", daemon=True)
         thread.start()
         address: tuple[str, int] | None = None
         unix_path: str | None = None
+        http_url: str | None = None
         deadline = time.monotonic() + startup_timeout
-        while address is None or (unix is not None and unix_path is None):
+        while address is None or (unix is not None and unix_path is None) or (http is not None and http_url is None):
             try:
                 item = found.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
@@ -110,14 +121,19 @@ class Server:
                 break
             if isinstance(item, str):
                 unix_path = item
+            elif item[0] == "http":
+                http_url = str(item[1])
             else:
-                address = item
-        if address is None or (unix is not None and unix_path is None):
+                address = (str(item[0]), int(item[1]))
+        if address is None or (unix is not None and unix_path is None) or (http is not None and http_url is None):
             proc.kill()
             proc.wait()
-            wanted = "'listening on HOST:PORT'" + (" and 'listening on unix:PATH'" if unix is not None else "")
+            wanted = "'listening on HOST:PORT'" + (" and 'listening on unix:PATH'" if unix is not None else "") + (
+                " and 'listening on http://HOST:PORT'" if http is not None else "")
             raise RuntimeError(f"{' '.join(argv)} did not report {wanted}: " + " | ".join(list(lines)[-5:]))
-        return cls(proc, address[0], address[1], lines, thread, unix_path)
+        server = cls(proc, address[0], address[1], lines, thread, unix_path)
+        server.http_url = http_url
+        return server
 
     @property
     def address(self) -> tuple[str, int]:

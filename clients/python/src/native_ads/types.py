@@ -319,6 +319,15 @@ class StoreListResult(TypedDict):
     adUnits: list[AdUnit]
 
 
+class InspectorSnapshot(TypedDict):
+    """``inspector.watch``: the live ads (each an Ad with ``loadedBy`` and ``adUnitID``) and
+    the last events of the log."""
+
+    ads: list[dict[str, Any]]
+    events: list[Event]
+    lastSequence: int
+
+
 # --------------------------------------------------------------------------------------------
 # Mediation
 
