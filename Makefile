@@ -10,7 +10,8 @@ BIN_RELEASE := .build/release/native-ads
 ## Static archives the release build links (`make deps` fills it).
 STATIC_LIBS := $(CURDIR)/.build/static-libs
 
-.PHONY: all deps build release run test test-swift test-e2e test-python-client test-ts-client \
+PHONY_BROWSER := browser-deps screenshots
+.PHONY: all deps build release run test test-swift test-e2e test-python-client test-ts-client $(PHONY_BROWSER) \
   test-release test-e2e-fleet lint venv bench bench-compare bench-compare-base clean schemas fuzz sanitize \
   prebuilt-pngs
 
@@ -62,11 +63,12 @@ RELEASE_FLAGS = $(if $(and $(wildcard $(STATIC_LIBS)/libuv.a),$(if $(filter 1,$(
 release: deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS)
 
-## run: build and serve the built-in test inventory on stdio and on TCP 127.0.0.1:7411.
+## run: build and serve the built-in test inventory on stdio, on TCP 127.0.0.1:7411 and on HTTP
+## 127.0.0.1:7412 (POST /rpc, a WebSocket at /rpc, and the inspector at http://127.0.0.1:7412/).
 ## stdout carries protocol bytes only: the build's output goes to stderr.
 run: deps
 	@$(SWIFT) build -c release $(RELEASE_FLAGS) 1>&2
-	@$(BIN_RELEASE) --stdio --tcp 127.0.0.1:7411
+	@$(BIN_RELEASE) --stdio --tcp 127.0.0.1:7411 --http 127.0.0.1:7412
 
 $(VENV)/.installed: Tests/EndToEnd/requirements.txt clients/python/requirements-test.txt
 	$(PYTHON) -m venv $(VENV)
@@ -93,7 +95,19 @@ test-swift: deps
 	$(SWIFT) build
 	$(SWIFT) test
 
-test-e2e: build venv
+## browser-deps: Debian's chromium and chromium-driver, for the inspector's browser tests
+## (Tests/EndToEnd/test_inspector_browser.py; Selenium comes from PyPI into the venv).
+browser-deps:
+	@{ command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; } || { \
+	  echo "installing chromium chromium-driver" 1>&2; \
+	  $(SUDO) apt-get update -qq 1>&2 && \
+	  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver 1>&2; }
+
+## screenshots: the inspector's pictures in docs/images/ (tools/screenshots.py; the release build).
+screenshots: release venv browser-deps
+	NATIVE_ADS_BIN=$(abspath $(BIN_RELEASE)) $(VENV)/bin/python tools/screenshots.py
+
+test-e2e: build venv browser-deps
 	NATIVE_ADS_BIN=$(abspath $(BIN_DEBUG)) $(VENV)/bin/python -m pytest -q Tests/EndToEnd
 
 ## test-e2e-fleet: the end-to-end suite against the release build that `make run` serves, with
@@ -105,7 +119,7 @@ FLEET_SIZE ?= 3
 FLEET_BIN ?= $(BIN_RELEASE)
 FLEET_DESELECT = $(shell sed -n 's/^\([a-z_]*\.py::[A-Za-z0-9_]*\).*/--deselect \1/p' \
   Tests/EndToEnd/fleet-exclusions.txt)
-test-e2e-fleet: release venv deps
+test-e2e-fleet: release venv deps browser-deps
 	NATIVE_ADS_BIN=$(abspath $(FLEET_BIN)) NATIVE_ADS_E2E_FLEET_SIZE=$(FLEET_SIZE) \
 	  $(VENV)/bin/python tools/with-redis.py \
 	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/EndToEnd $(FLEET_DESELECT)

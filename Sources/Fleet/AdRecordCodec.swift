@@ -15,7 +15,7 @@ enum AdRecordCodec {
 
   static func record(_ ad: NativeAd) -> JSONValue {
     var members: [(String, JSONValue)] = [
-      ("id", .string(ad.id)), ("owner", .uint64(ad.owner)),
+      ("id", .string(ad.id)), ("owner", .uint64(ad.owner)), ("adUnitID", .string(ad.adUnitID)),
       ("loadedAt", .double(ad.loadedAt)), ("expiresAt", .double(ad.expiresAt)),
       ("options", options(ad.options)), ("responseInfo", responseInfo(ad.responseInfo)),
       ("creative", creative(ad.creative)),
@@ -30,7 +30,7 @@ enum AdRecordCodec {
       restoring: try r("id").string, creative: try creative(try r("creative")),
       options: try options(try r("options")), responseInfo: try responseInfo(try r("responseInfo")),
       loadedAt: try r("loadedAt").double, expiresAt: try r("expiresAt").double,
-      owner: try r("owner").uint64,
+      owner: try r("owner").uint64, adUnitID: try r("adUnitID").string,
       mediation: try r.optional("mediation").map { m throws(SnapshotError) in try mediation(m) },
       state: state)
   }

@@ -395,6 +395,7 @@ def test_inspector_watch_shows_the_live_ads_then_every_load_event_and_release(ht
     snapshot = ws.call("inspector.watch")
     assert [a["adId"] for a in snapshot["ads"]] == [before["adId"]], snapshot["ads"]
     assert snapshot["ads"][0]["loadedBy"].startswith("tcp 127.0.0.1:"), snapshot["ads"][0]
+    assert snapshot["ads"][0]["adUnitID"] == NATIVE_UNIT, snapshot["ads"][0]
     backfill = load_one(tcp, BACKFILL_UNIT, options={"adChoicesPosition": "bottomLeft"})
     loaded = ws.wait_notification("inspector.adLoaded")["ad"]
     assert loaded["adId"] == backfill["adId"] and loaded["adUnitID"] == BACKFILL_UNIT, loaded

@@ -161,8 +161,8 @@ public final class AdManager {
       case .failure(let error): completion(.failure(error))
       case .success(let loaded):
         serve(
-          loaded, ticket: LoadTicket(number: number, owner: owner), options: options,
-          completion: completion)
+          loaded, ticket: LoadTicket(number: number, owner: owner), adUnitID: request.adUnitID,
+          options: options, completion: completion)
       }
     }
     return LoadTicket(number: number, owner: owner)
@@ -170,7 +170,7 @@ public final class AdManager {
 
   /// Makes live ads of what a load filled with, keeps them, then answers.
   private func serve(
-    _ loaded: LoadFill, ticket: LoadTicket, options: LoaderOptions,
+    _ loaded: LoadFill, ticket: LoadTicket, adUnitID: String, options: LoaderOptions,
     completion:
       @escaping (Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError>)
       -> Void
@@ -181,7 +181,7 @@ public final class AdManager {
       let ad = NativeAd(
         id: adIDPrefix + String(adCounter), creative: fill.creative, options: options,
         responseInfo: loaded.responseInfo, loadedAt: now, expiresAt: now + adLifetime,
-        owner: ticket.owner, mediation: fill.mediation)
+        owner: ticket.owner, adUnitID: adUnitID, mediation: fill.mediation)
       fill.bind?(ad)
       return ad
     }

@@ -7,11 +7,12 @@ extension NativeAd {
   public convenience init(
     restoring id: String, creative: Creative, options: LoaderOptions,
     responseInfo: ResponseInfo, loadedAt: Double, expiresAt: Double, owner: OwnerID,
-    mediation: MediationInfo?, state: AdState
+    adUnitID: String, mediation: MediationInfo?, state: AdState
   ) {
     self.init(
       id: id, creative: creative, options: options, responseInfo: responseInfo,
-      loadedAt: loadedAt, expiresAt: expiresAt, owner: owner, mediation: mediation)
+      loadedAt: loadedAt, expiresAt: expiresAt, owner: owner, adUnitID: adUnitID,
+      mediation: mediation)
     self.state = state
   }
 

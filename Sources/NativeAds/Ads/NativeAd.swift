@@ -19,6 +19,8 @@ public final class NativeAd {
   public let expiresAt: Double
   /// Who loaded it; its events go there.
   public let owner: OwnerID
+  /// The ad unit it was loaded for.
+  public let adUnitID: String
   /// How the ad was mediated, when a custom event filled it; nil for inventory ads.
   public let mediation: MediationInfo?
   /// What has been recorded about it. Changed by its ``LiveAdStore`` only.
@@ -32,7 +34,8 @@ public final class NativeAd {
 
   init(
     id: String, creative: Creative, options: LoaderOptions, responseInfo: ResponseInfo,
-    loadedAt: Double, expiresAt: Double, owner: OwnerID, mediation: MediationInfo? = nil
+    loadedAt: Double, expiresAt: Double, owner: OwnerID, adUnitID: String,
+    mediation: MediationInfo? = nil
   ) {
     self.id = id
     self.creative = creative
@@ -41,6 +44,7 @@ public final class NativeAd {
     self.loadedAt = loadedAt
     self.expiresAt = expiresAt
     self.owner = owner
+    self.adUnitID = adUnitID
     self.mediation = mediation
     self.state = AdState(creative: creative, options: options, at: loadedAt)
   }

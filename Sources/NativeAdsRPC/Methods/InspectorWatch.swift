@@ -7,7 +7,7 @@ import NativeAds
 /// (`inspector.adLoaded`, `inspector.loadFailed`), release (`inspector.adReleased`), event
 /// (`inspector.event`) and store change (`inspector.storeChanged`), whoever made it, until it
 /// closes. An InspectedAd is an Ad as `loadAd` answers it, with `loadedBy` (the connection
-/// that loaded it) and `adUnitID` (null when not known: ads loaded before any watcher).
+/// that loaded it) and `adUnitID`.
 enum InspectorWatch: ServiceMethod {
   static let name = "inspector.watch"
   /// Events of the log the first answer carries.
@@ -44,7 +44,7 @@ enum InspectorWatch: ServiceMethod {
         w.beginArray()
         for ad in service.manager.store.ads.sorted(by: { $0.loadedAt < $1.loadedAt }) {
           w.element()
-          service.writeInspected(ad, adUnitID: nil, into: &w)
+          service.writeInspected(ad, into: &w)
         }
         w.endArray()
         w.key("events")
@@ -68,14 +68,14 @@ extension NativeAdsService {
   }
 
   /// The Ad as `loadAd` writes it, with the inspector's `loadedBy` and `adUnitID`.
-  func writeInspected(_ ad: NativeAd, adUnitID: String?, into w: inout JSONWriter) {
+  func writeInspected(_ ad: NativeAd, into w: inout JSONWriter) {
     w.beginObject()
     LoadAd.writeMembers(
       of: ad, responseInfo: AdJSON.encode(ad.responseInfo), service: self, into: &w)
     w.key("loadedBy")
     w.string(sessionLabels[ad.owner] ?? "a connection now closed")
     w.key("adUnitID")
-    if let adUnitID { w.string(adUnitID) } else { w.null() }
+    w.string(ad.adUnitID)
     w.endObject()
   }
 
@@ -90,7 +90,7 @@ extension NativeAdsService {
         notifyInspectors("inspector.adLoaded") { w in
           w.beginObject()
           w.key("ad")
-          writeInspected(ad, adUnitID: adUnitID, into: &w)
+          writeInspected(ad, into: &w)
           w.endObject()
         }
       }
