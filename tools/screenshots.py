@@ -36,21 +36,23 @@ def main() -> int:
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     try:
         tcp = srv.connect()
-        ads = [load_unchecked(tcp, NATIVE_UNIT)["ads"][0],
-               load_unchecked(tcp, BACKFILL_UNIT, options={"adChoicesPosition": "topRight"})["ads"][0],
-               load_unchecked(tcp, NATIVE_UNIT, adTypes=["customNative"],
-                              customNativeAdFormatIDs=[CUSTOM_FORMAT])["ads"][0]]
+        # Opened first, so that its feed shows the loads as they happen.
         driver.get(f"http://127.0.0.1:{srv.http_port}/")
         WebDriverWait(driver, 20).until(
             lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
-        tcp.call("performClickOnAsset", adId=ads[0]["adId"], key="headline")
+        tcp.request("loadAd", {"adUnitID": "/no/such/unit"})  # a failed load, in the feed too
+        ads = [load_unchecked(tcp, NATIVE_UNIT, adTypes=["customNative"],
+                              customNativeAdFormatIDs=[CUSTOM_FORMAT])["ads"][0],
+               load_unchecked(tcp, NATIVE_UNIT)["ads"][0],
+               load_unchecked(tcp, BACKFILL_UNIT, options={"adChoicesPosition": "topRight"})["ads"][0]]
+        tcp.call("performClickOnAsset", adId=ads[2]["adId"], key="headline")
         WebDriverWait(driver, 20).until(
             lambda d: all(d.find_elements(By.CSS_SELECTOR, f'[data-ad-id="{a["adId"]}"]') for a in ads))
         driver.execute_script("document.fonts && document.fonts.ready")
         path = os.path.join(args.out, "inspector.png")
         driver.save_screenshot(path)
         print(f"wrote {os.path.relpath(path)}", file=sys.stderr)
-        first = driver.find_element(By.CSS_SELECTOR, f'[data-ad-id="{ads[1]["adId"]}"]')
+        first = driver.find_element(By.CSS_SELECTOR, f'[data-ad-id="{ads[2]["adId"]}"]')
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", first)
         path = os.path.join(args.out, "inspector-ad.png")
         first.screenshot(path)
