@@ -32,6 +32,7 @@ public enum Framing: Sendable, Equatable {
   }
 
   /// Bytes a reply written in place reserves for its header (filled by ``fillRoom(at:of:)``).
+  @inline(__always)
   static func headerRoom(_ framing: Framing) -> Int {
     switch framing {
     case .ndjson: 0
@@ -41,6 +42,7 @@ public enum Framing: Sendable, Equatable {
   }
 
   /// Frames the body written after the room reserved at `mark` (the rest of `buffer`).
+  @inline(__always)
   func fillRoom(at mark: Int, of buffer: inout ByteBuffer) {
     switch self {
     case .ndjson: buffer.append(0x0A)

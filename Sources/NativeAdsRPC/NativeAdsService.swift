@@ -11,8 +11,14 @@ public final class NativeAdsService: AdEventObserver {
   public let dispatcher: Dispatcher
   let creativeJSON = CreativeJSONCache()
   private var sessions: [UInt64: RPCSession] = [:]
-  /// Connections that called `inspector.watch`, told of everything the service does.
-  var inspectors: [UInt64: RPCSession] = [:]
+  /// Connections that called `inspector.watch`, told of everything the service does. While
+  /// there is none, the manager is not even asked to tell of releases.
+  var inspectors: [UInt64: RPCSession] = [:] {
+    didSet {
+      guard inspectors.isEmpty != oldValue.isEmpty else { return }
+      manager.onReleased = inspectors.isEmpty ? nil : { [unowned self] adId in adReleased(adId) }
+    }
+  }
   /// What each open session is (``RPCSession/label``), for the inspector's `loadedBy`.
   private(set) var sessionLabels: [UInt64: String] = [:]
   /// `rpc.discover`'s result, encoded on first use.
@@ -38,14 +44,6 @@ public final class NativeAdsService: AdEventObserver {
     self.manager = manager
     self.dispatcher = dispatcher
     manager.eventStream.subscribe(self)
-    manager.onReleased = { [unowned self] adId in
-      notifyInspectors("inspector.adReleased") { w in
-        w.beginObject()
-        w.key("adId")
-        w.string(adId)
-        w.endObject()
-      }
-    }
     for method in allMethods { dispatcher.register(method.name, method.handler(for: self)) }
   }
 
@@ -76,6 +74,16 @@ public final class NativeAdsService: AdEventObserver {
       manager.cancelLoads(ownedBy: s.id)
       manager.releaseAdapters(ownedBy: s.id)
       sessionLabels.removeValue(forKey: s.id)
+    }
+  }
+
+  /// Tells the watchers an ad was released (`inspector.adReleased`).
+  private func adReleased(_ adId: String) {
+    notifyInspectors("inspector.adReleased") { w in
+      w.beginObject()
+      w.key("adId")
+      w.string(adId)
+      w.endObject()
     }
   }
 

@@ -11,7 +11,8 @@ import Testing
   private func ad(_ id: String) -> NativeAd {
     NativeAd(
       id: id, creative: template.creative, options: template.options,
-      responseInfo: template.responseInfo, loadedAt: 0, expiresAt: 1, owner: 1)
+      responseInfo: template.responseInfo, loadedAt: 0, expiresAt: 1, owner: 1,
+      adUnitID: template.adUnitID)
   }
 
   private static func find(_ table: AdIDTable, _ id: String) -> NativeAd? {

@@ -118,7 +118,8 @@ enum LoadAd: ServiceMethod {
       load: { done in
         service.manager.load(
           request, owner: context.session.id,
-          completion: inspected(done, request, owner: context.session.id, service))
+          completion: service.inspectors.isEmpty
+            ? done : inspected(done, request.adUnitID, owner: context.session.id, service))
       },
       write: { loaded, w in write(loaded, service: service, into: &w) })
   }
@@ -153,7 +154,9 @@ enum LoadAd: ServiceMethod {
         }
       }
       started.ticket = manager.load(
-        request, owner: owner, completion: inspected(done, request, owner: owner, service))
+        request, owner: owner,
+        completion: service.inspectors.isEmpty
+          ? done : inspected(done, request.adUnitID, owner: owner, service))
     }
   }
 
@@ -161,16 +164,15 @@ enum LoadAd: ServiceMethod {
     Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError>
   ) -> Void
 
-  /// `completion`, and the inspector's watchers told of the load's end when there are some
-  /// (``InspectorWatch``; nothing more to run without one).
+  /// `completion`, and then the inspector's watchers told of the load's end
+  /// (``InspectorWatch``; used only while there are some).
   private static func inspected(
-    _ completion: @escaping LoadCompletion, _ request: AdRequest, owner: UInt64,
+    _ completion: @escaping LoadCompletion, _ adUnitID: String, owner: UInt64,
     _ service: NativeAdsService
   ) -> LoadCompletion {
-    guard !service.inspectors.isEmpty else { return completion }
-    return { result in
+    { result in
       completion(result)
-      service.inspect(result, adUnitID: request.adUnitID, owner: owner)
+      service.inspect(result, adUnitID: adUnitID, owner: owner)
     }
   }
 
@@ -196,6 +198,7 @@ enum LoadAd: ServiceMethod {
   }
 
   /// An Ad's members (contract section 4), in the object `w` is writing.
+  @inline(__always)
   static func writeMembers(
     of ad: NativeAd, responseInfo: ByteBuffer, service: NativeAdsService,
     into w: inout JSONWriter
