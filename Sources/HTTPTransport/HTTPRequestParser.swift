@@ -115,8 +115,9 @@ public final class HTTPRequestParser {
     case failure(HTTPParseError)
   }
 
-  /// Reads at most one request from `bytes`. After an upgrade request the bytes that follow
-  /// it belong to the new protocol: the parser is not used again.
+  /// Reads at most one request from `bytes`. After an upgrade request (`isUpgrade`) the bytes
+  /// that follow it belong to the new protocol when the caller accepts the upgrade; when it
+  /// refuses it, the parser reads on as for any request.
   public func parse(_ bytes: UnsafeRawBufferPointer) -> Outcome {
     parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
     defer { parser.pointee.data = nil }
@@ -147,6 +148,8 @@ public final class HTTPRequestParser {
   // other meanings, skipping the body)
 
   private func begin() -> Int32 {
+    headersDone = false
+    continueRequested = false
     method = ""
     url.removeAll()
     headers.removeAll()
@@ -190,7 +193,12 @@ public final class HTTPRequestParser {
     return 0
   }
 
+  /// Set once the headers are complete: a chunked body's trailers are not headers of the
+  /// request (they could otherwise say another Host or Origin).
+  private var headersDone = false
+
   private func field(_ at: UnsafePointer<CChar>?, _ n: Int) -> Int32 {
+    if headersDone { return countHeader(n) }
     if inValue {
       inValue = false
       if endHeader() != 0 { return -1 }
@@ -200,6 +208,7 @@ public final class HTTPRequestParser {
   }
 
   private func value(_ at: UnsafePointer<CChar>?, _ n: Int) -> Int32 {
+    if headersDone { return countHeader(n) }
     inValue = true
     if let at { value.append(contentsOf: UnsafeRawBufferPointer(start: at, count: n)) }
     return countHeader(n)
@@ -210,11 +219,13 @@ public final class HTTPRequestParser {
       inValue = false
       if endHeader() != 0 { return -1 }
     }
+    headersDone = true
     method = String(cString: http_method_str(native_ads_http_method(parser)))
     let hasBody =
       parser.pointee.content_length != 0 && parser.pointee.content_length != UInt64.max
       || headers.contains { $0.name == "transfer-encoding" }
-    if hasBody,
+    // HTTP/1.0 has no 100 Continue.
+    if hasBody, parser.pointee.http_major == 1, parser.pointee.http_minor >= 1,
       headers.contains(where: { $0.name == "expect" && $0.value.lowercased() == "100-continue" })
     {
       continueRequested = true

@@ -5,8 +5,10 @@
 /// - `Host` must be the address the server listens on, `HOST:PORT` (and `localhost:PORT` when
 ///   HOST is a loopback address). On a wildcard address (`0.0.0.0`, `::`), any IP literal with
 ///   the right port is the server's own: an address, unlike a name, cannot be rebound.
-/// - `Origin`, when present, must be `http://` and one of those, or one of `--allow-origin`'s
-///   (compared exactly, scheme and port included).
+/// - `Origin`, when present, must be `http://` and one of those (on a wildcard address: the
+///   request's own `Host`, as a page of the server itself sends; an IP literal in an `Origin`
+///   is any site's), or one of `--allow-origin`'s (compared exactly, scheme and port
+///   included).
 public struct HostOriginPolicy: Sendable {
   public let host: String
   public let port: Int
@@ -44,8 +46,14 @@ public struct HostOriginPolicy: Sendable {
     }
     if let origin {
       let normalized = Self.normalizedOrigin(origin)
-      let own =
-        normalized.hasPrefix("http://") && isOwn(authority: String(normalized.dropFirst(7)))
+      var own = false
+      if normalized.hasPrefix("http://") {
+        let authority = Self.withPort(String(normalized.dropFirst(7)))
+        own =
+          isWildcard
+          ? authority == Self.withPort(requestHost.lowercased())
+          : ownAuthorities.contains(authority)
+      }
       if !own && !allowedOrigins.contains(normalized) {
         return "Origin \"\(origin)\" is not this server's own and not one --allow-origin gave"
       }
@@ -53,15 +61,19 @@ public struct HostOriginPolicy: Sendable {
     return nil
   }
 
+  /// `authority` with its port, `:80` when it has none (`[::1]` and `example.test` alike).
+  private static func withPort(_ authority: String) -> String {
+    let hasPort =
+      authority.hasPrefix("[")
+      ? authority.contains("]:") : authority.contains(":")
+    return hasPort ? authority : authority + ":80"
+  }
+
   private func isOwn(authority: String) -> Bool {
-    let withPort = port == 80 && !authority.contains(":") ? authority + ":80" : authority
-    if ownAuthorities.contains(withPort) { return true }
-    guard isWildcard, withPort.hasSuffix(":\(port)") else {
-      // `[::1]:80` written without its port.
-      return port == 80 && ownAuthorities.contains(authority + ":80")
-    }
-    let name = withPort.dropLast(":\(port)".count)
-    return Self.isIPLiteral(name)
+    let full = Self.withPort(authority)
+    if ownAuthorities.contains(full) { return true }
+    guard isWildcard, full.hasSuffix(":\(port)") else { return false }
+    return Self.isIPLiteral(full.dropLast(":\(port)".count))
   }
 
   private static func isIPLiteral(_ name: Substring) -> Bool {

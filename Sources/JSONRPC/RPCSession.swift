@@ -164,8 +164,8 @@ public final class RPCSession {
   }
 
   /// Answers a WebSocket control frame: a pong for a ping; for a close or a broken protocol, a
-  /// close frame, after which the connection closes (its replies in flight are still sent
-  /// before it, as at any input's end).
+  /// close frame, after which the connection closes. Nothing is written after that frame:
+  /// replies still in flight then are dropped (the client closed, or broke the protocol).
   private func answer(_ control: WebSocketControl) -> Bool {
     switch control {
     case .ping(let payload):
@@ -174,8 +174,7 @@ public final class RPCSession {
       output.append(contentsOf: payload)
       return true
     case .close(let code):
-      closeWebSocket(
-        code: code.map { $0 == 1005 || $0 == 1006 || $0 == 1015 ? 1000 : $0 } ?? 1000, "")
+      closeWebSocket(code: code ?? 1000, "")  // the framer let only valid codes through
     case .violation(let code, let reason):
       closeWebSocket(code: code, reason)
     }

@@ -145,6 +145,12 @@ public struct WebSocketFramer {
         stopped = failed
         return failed ? p.count : i
       }
+      if h.opcode >= 0x8, !h.fin || h.payloadLength > Self.maxControlPayload {
+        // Judged by its header: a control frame's payload is never buffered past 125 bytes.
+        _ = fail(1002, "a control frame must be whole and at most 125 bytes", sink)
+        stopped = true
+        return p.count
+      }
       if h.opcode < 0x8 {
         if let violation = sequenceViolation(h) {
           _ = fail(violation.code, violation.reason, sink)
@@ -170,6 +176,15 @@ public struct WebSocketFramer {
         stopped = true
         return failed ? p.count : i
       }
+    }
+  }
+
+  /// The close codes a peer may send (RFC 6455, 7.4): the defined ones that are not reserved
+  /// for local use (1005, 1006, 1015 never go on the wire), and 3000-4999.
+  static func isValidCloseCode(_ code: UInt16) -> Bool {
+    switch code {
+    case 1000...1003, 1007...1014, 3000...4999: true
+    default: false
     }
   }
 
@@ -206,6 +221,14 @@ public struct WebSocketFramer {
         failed = true  // nothing is read after a close
         if payload.count == 1 { return fail(1002, "a close frame's code is two bytes", sink) }
         let code = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil
+        if let code, !Self.isValidCloseCode(code) {
+          return fail(1002, "close code \(code) is not one a peer may send", sink)
+        }
+        guard
+          payload.dropFirst(2).withContiguousStorageIfAvailable({
+            String(validating: $0, as: UTF8.self) != nil
+          }) ?? true
+        else { return fail(1007, "a close reason that is not UTF-8", sink) }
         _ = sink(.webSocket(.close(code: code)))
         return false
       default:

@@ -77,6 +77,12 @@ public final class NativeAdsService: AdEventObserver {
     }
   }
 
+  /// Whether `session` is an open connection that notifications reach (not one HTTP request's,
+  /// not closed).
+  func receivesNotifications(_ session: RPCSession) -> Bool {
+    !session.isClosed && sessions[session.id] === session
+  }
+
   /// Tells the watchers an ad was released (`inspector.adReleased`).
   private func adReleased(_ adId: String) {
     notifyInspectors("inspector.adReleased") { w in

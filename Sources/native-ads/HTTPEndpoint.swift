@@ -22,12 +22,18 @@ final class HTTPEndpoint {
   private let policy: HostOriginPolicy
   /// A new session for one `POST /rpc`, attached to the service.
   private let makeRequestSession: () -> RPCSession
+  /// Runs work on the loop's next turn (``Server``'s `soon`): a deferred reply may come in the
+  /// middle of another message's dispatch, and the next request must not be dispatched then.
+  private let soon: (@escaping () -> Void) -> Void
   /// The handshake is answered: the server takes the connection over as a WebSocket, with
   /// the bytes that followed the request.
   var onUpgrade: ((HTTPEndpoint, [UInt8]) -> Void)?
 
-  /// Bytes read and not yet parsed (the next pipelined requests).
+  /// Bytes read and not yet parsed (the next pipelined requests), from `inputStart` on.
   private var input: [UInt8] = []
+  private var inputStart = 0
+  /// While a request waits, reading goes on (to see the client go away) up to this much.
+  static let maxInputWhileWaiting = 64 * 1024
   /// The `POST /rpc` waiting for its deferred replies, and whether its response closes.
   private var waiting: (session: RPCSession, close: Bool)?
   private var inputEnded = false
@@ -36,11 +42,13 @@ final class HTTPEndpoint {
 
   init(
     connection: Connection, limits: HTTPLimits, policy: HostOriginPolicy,
+    soon: @escaping (@escaping () -> Void) -> Void,
     makeRequestSession: @escaping () -> RPCSession
   ) {
     self.connection = connection
     self.parser = HTTPRequestParser(limits: limits)
     self.policy = policy
+    self.soon = soon
     self.makeRequestSession = makeRequestSession
   }
 
@@ -52,16 +60,29 @@ final class HTTPEndpoint {
   func received(_ bytes: UnsafeRawBufferPointer) {
     guard !done else { return }
     input.append(contentsOf: bytes)
+    if waiting != nil {
+      // Read on while a request waits, to see the client go away, but not without bound.
+      if input.count - inputStart >= Self.maxInputWhileWaiting { connection.stopReading() }
+      return
+    }
     serve()
   }
 
   /// The connection drained below its low-water mark: requests held back by backpressure go on.
   func drained() { serve() }
 
-  /// The client ended its input: what is in flight is answered, then the connection closes.
+  /// The client ended its input: the requests it sent are answered, then the connection
+  /// closes. A request whose loads still ask their sources is stopped, as a TCP client's
+  /// are when it goes away (their adapters are told), and nothing more is sent.
   func endOfInput() {
     inputEnded = true
-    if waiting == nil { finishServing() }
+    guard let (session, _) = waiting else { return serve() }
+    session.inputEnded()
+    if session.unansweredRequestCount == 0 {
+      waiting = nil
+      session.close()
+      finishServing()
+    }
   }
 
   /// A shutdown: the request in flight is answered, then the connection closes.
@@ -69,6 +90,13 @@ final class HTTPEndpoint {
     closeWhenIdle = true
     connection.stopReading()
     if waiting == nil { finishServing() }
+  }
+
+  /// Whether the response to `request` is the connection's last.
+  private func closes(after request: HTTPRequest) -> Bool {
+    // HTTP/1.0 closes after each response (its keep-alive extension is not spoken here).
+    !request.keepAlive || request.versionMinor == 0 && request.versionMajor == 1 || closeWhenIdle
+      || inputEnded
   }
 
   /// The connection closed: a request still waiting is stopped.
@@ -81,20 +109,29 @@ final class HTTPEndpoint {
   // MARK: Requests
 
   private func serve() {
-    while !done, waiting == nil, !input.isEmpty, !connection.isPausedForBackpressure,
+    while !done, waiting == nil, inputStart < input.count, !connection.isPausedForBackpressure,
       !connection.isClosing
     {
-      let outcome = input.withUnsafeBytes { parser.parse($0) }
+      let outcome = input.withUnsafeBytes {
+        parser.parse(UnsafeRawBufferPointer(rebasing: $0[inputStart...]))
+      }
       switch outcome {
       case .needMore:
         // The parser took every byte in: what it holds of the request is its own.
         input.removeAll(keepingCapacity: input.capacity <= 65536)
+        inputStart = 0
         if parser.takeContinueRequest() { write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) }
       case .failure(let error):
         input = []
+        inputStart = 0
+        headOnly = false
         respond(.text(error.status, error.reason), close: true)
       case .request(let request, let consumed):
-        input.removeFirst(consumed)
+        inputStart += consumed
+        if inputStart == input.count {
+          input.removeAll(keepingCapacity: input.capacity <= 65536)
+          inputStart = 0
+        }
         handle(request)
       }
     }
@@ -102,7 +139,8 @@ final class HTTPEndpoint {
   }
 
   private func handle(_ request: HTTPRequest) {
-    let close = !request.keepAlive || closeWhenIdle || inputEnded
+    let close = closes(after: request)
+    headOnly = request.method == "HEAD"
     if request.count(of: "host") > 1 {
       return respond(.text(400, "more than one Host header"), close: true)
     }
@@ -125,6 +163,9 @@ final class HTTPEndpoint {
       guard response.status == 101, request.isUpgrade else {
         return respond(response, close: close)
       }
+      guard !closeWhenIdle else {
+        return respond(.text(503, "the server is shutting down"), close: true)
+      }
       write(response.serialized(close: false))
       done = true
       let rest = input
@@ -144,7 +185,7 @@ final class HTTPEndpoint {
           405, "\(request.method) /rpc: use POST, or GET to open a WebSocket",
           headers: [("Allow", "GET, POST, OPTIONS")]), close: close)
     case ("/", "GET"), ("/", "HEAD"):
-      respond(Inspector.page, close: close, headOnly: request.method == "HEAD")
+      respond(Inspector.page, close: close)
     case ("/", _):
       respond(
         .text(
@@ -174,22 +215,33 @@ final class HTTPEndpoint {
           headers: cors), close: close)
     }
     let session = makeRequestSession()
-    waiting = (session, close)
-    session.onOutput = { [unowned self] s in
-      if s.unansweredRequestCount == 0 { answer(s, cors: cors) }
-    }
     request.body.withUnsafeBytes { session.receiveMessage($0) }
-    if session.unansweredRequestCount == 0 {
-      answer(session, cors: cors)
-    } else {
-      connection.stopReading()  // the requests behind it wait in the socket
+    guard session.unansweredRequestCount > 0 else {
+      return answer(session, cors: cors, close: close)
+    }
+    waiting = (session, close)
+    // Its replies come later, maybe in the middle of another connection's message: its
+    // response, and the requests behind it, are put off to the loop's next turn.
+    session.onOutput = { [unowned self] s in
+      guard s.unansweredRequestCount == 0 else { return }
+      soon { [weak self] in
+        guard let self, let (current, close) = waiting, current === s else { return }
+        waiting = nil
+        answer(s, cors: cors, close: close)
+        if !done, !closeWhenIdle { connection.startReading() }
+        if closeWhenIdle { finishServing() }
+        serve()
+      }
     }
   }
 
-  /// The request's replies are all there: its response, then the next request.
-  private func answer(_ session: RPCSession, cors: [(name: String, value: String)]) {
-    guard let (current, close) = waiting, current === session else { return }
-    waiting = nil
+  /// The request's replies are all there: its response.
+  private func answer(
+    _ session: RPCSession, cors: [(name: String, value: String)], close requestCloses: Bool
+  ) {
+    // A shutdown or the client's end may have come while it waited.
+    let close = requestCloses || closeWhenIdle || inputEnded
+    headOnly = false
     var out = session.takeOutput()
     var body = out.array
     session.recycleOutput(&out)
@@ -203,11 +255,12 @@ final class HTTPEndpoint {
         headers: cors + [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
         body: body)
     respond(response, close: close)
-    if !done, !closeWhenIdle { connection.startReading() }
-    serve()
   }
 
-  private func respond(_ response: HTTPResponse, close: Bool, headOnly: Bool = false) {
+  /// Whether the request being answered is a HEAD (its response carries no body).
+  private var headOnly = false
+
+  private func respond(_ response: HTTPResponse, close: Bool) {
     write(response.serialized(close: close, headOnly: headOnly))
     if close {
       done = true

@@ -24,6 +24,9 @@ final class Server: ConnectionDelegate {
   private var httpEndpoints: [UInt64: HTTPEndpoint] = [:]
   /// Sessions of single HTTP requests made so far (their IDs follow the connections').
   private var requestSessionCount: UInt64 = 0
+  /// Work put off to the loop's next turn (``soon(_:)``), and the timer that runs it.
+  private var putOff: [() -> Void] = []
+  private var putOffTimer: LoopTimer?
   /// TCP and Unix socket connections open (`--max-connections` counts them).
   private var socketConnectionCount = 0
   /// Connections over `--max-connections` kept until their first bytes, to be answered
@@ -185,6 +188,7 @@ final class Server: ConnectionDelegate {
     limits.maxBodyBytes = options.rpc.maxMessageBytes
     let endpoint = HTTPEndpoint(
       connection: connection, limits: limits, policy: httpPolicy,
+      soon: { [unowned self] work in soon(work) },
       makeRequestSession: { [unowned self] in
         requestSessionCount += 1
         let session = RPCSession(
@@ -262,8 +266,26 @@ final class Server: ConnectionDelegate {
     shutdown()
   }
 
+  /// Runs `work` on the loop's next turn, outside whatever callback is running now. What a
+  /// reply resumes (a held connection's set-aside input, the next pipelined HTTP request)
+  /// must not be dispatched from inside another message's dispatch: the reply may be
+  /// answered while the dispatcher is in the middle of that message (an adapter's answer on
+  /// another connection), and the dispatcher handles one message at a time.
+  private func soon(_ work: @escaping () -> Void) {
+    putOff.append(work)
+    guard putOff.count == 1 else { return }
+    let timer = putOffTimer ?? LoopTimer(eventLoop: eventLoop)
+    putOffTimer = timer
+    timer.start(after: 0) { [unowned self] in
+      let due = putOff
+      putOff = []
+      for work in due { work() }
+    }
+  }
+
   /// Stops reading a connection with `--max-unanswered` requests waiting for their replies,
-  /// and reads it again (what was set aside first) once fewer than half are.
+  /// and reads it again (what was set aside first, on the loop's next turn) once fewer than
+  /// half are.
   private func holdForReplies(_ session: RPCSession, _ connection: Connection) {
     let waiting = session.unansweredRequestCount
     if waiting >= options.rpc.maxUnanswered {
@@ -276,10 +298,13 @@ final class Server: ConnectionDelegate {
       !drainingReplies.contains(connection.id)
     {
       connection.startReading()
-      session.resumeInput()
-      // What resuming wrote; and when it filled the connection's requests up again (the rest
-      // of one read), it is held again here, to be resumed by a later reply.
-      flush(session, to: connection)
+      soon { [unowned self] in
+        guard sessions[connection.id] === session else { return }
+        session.resumeInput()
+        // What resuming wrote; and when it filled the connection's requests up again (the
+        // rest of one read), it is held again here, to be resumed by a later reply.
+        flush(session, to: connection)
+      }
     }
   }
 
@@ -370,6 +395,8 @@ final class Server: ConnectionDelegate {
   }
 
   private func finish() {
+    putOffTimer?.close()
+    putOffTimer = nil
     for s in signals { s.close() }
     signals.removeAll()
     shutdownTimer?.close()

@@ -118,6 +118,14 @@ private func parse(_ text: String, chunkSize: Int = 0, limits: HTTPLimits = HTTP
     }
   }
 
+  @Test func onAWildcardAddressAnOriginPassesOnlyWhenItIsTheRequestsOwnHost() {
+    let policy = HostOriginPolicy(host: "0.0.0.0", port: 7412)
+    #expect(policy.refusal(host: "192.168.1.5:7412", origin: "http://192.168.1.5:7412") == nil)
+    // A page of another site served from an address: not this server's own page.
+    #expect(policy.refusal(host: "192.168.1.5:7412", origin: "http://6.6.6.6:7412") != nil)
+    #expect(policy.refusal(host: "192.168.1.5:7412", origin: "http://localhost:7412") != nil)
+  }
+
   @Test func onAWildcardAddressIPLiteralsWithThePortAreOwnButNamesAreNot() {
     let policy = HostOriginPolicy(host: "0.0.0.0", port: 80)
     #expect(policy.refusal(host: "10.1.2.3", origin: nil) == nil)

@@ -33,6 +33,11 @@ enum InspectorWatch: ServiceMethod {
   static func handle(_: Void, context: MethodContext, result w: inout JSONWriter) throws(RPCError) {
     let service = context.service
     let session = context.session
+    guard service.receivesNotifications(session) else {
+      throw .invalidRequest(
+        "inspector.watch needs a connection that receives notifications (a WebSocket, TCP, a "
+          + "Unix socket or stdio); a POST /rpc request has none")
+    }
     let query = AdEventQuery(adId: nil, name: nil, since: nil, limit: GetEvents.maximumLimit)
     try context.answer(
       into: &w, error: { (unavailable: StoreUnavailable) in unavailable.rpcError() },
@@ -64,6 +69,8 @@ enum InspectorWatch: ServiceMethod {
 extension NativeAdsService {
   /// Tells the watchers (``InspectorWatch``) of what the service did.
   func watch(_ session: RPCSession) {
+    // The answer may come after the connection closed (a fleet's event log answers later).
+    guard receivesNotifications(session) else { return }
     inspectors[session.id] = session
   }
 
