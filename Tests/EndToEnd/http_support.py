@@ -16,7 +16,7 @@ import socket
 import time
 from dataclasses import dataclass, field
 
-from e2e_support import WAIT, Conn, ProtocolViolation, ws_frame
+from e2e_support import WAIT, Conn, ProtocolViolation, TcpConn, ws_frame
 
 
 @dataclass
@@ -152,11 +152,12 @@ def ws_upgrade_bytes(port: int, key: str, *, origin: str | None = None, host: st
     return request_bytes("GET", "/rpc", port, headers=headers, host=host, content_type=None)
 
 
-class WebSocketConn(Conn):
-    """A JSON-RPC connection over a WebSocket at `GET /rpc` (its handshake checked)."""
+class WebSocketConn(TcpConn):
+    """A JSON-RPC connection over a WebSocket at `GET /rpc` (its handshake checked); sending
+    and closing as TCP's."""
 
     def __init__(self, port: int, *, origin: str | None = None, name: str = "websocket"):
-        super().__init__(name, "websocket")
+        Conn.__init__(self, name, "websocket")
         self.sock = connect(port)
         key = ws_key()
         self.sock.sendall(ws_upgrade_bytes(port, key, origin=origin))
@@ -175,9 +176,6 @@ class WebSocketConn(Conn):
             data, self._leftover = self._leftover, b""
             return data
         return self.sock.recv(262144)
-
-    def send_raw(self, data: bytes) -> None:
-        self.sock.sendall(data)
 
     @property
     def controls(self) -> list[tuple[int, bytes]]:
@@ -202,14 +200,3 @@ class WebSocketConn(Conn):
 
     def send_close(self, code: int = 1000) -> None:
         self.send_raw(ws_frame(0x8, code.to_bytes(2, "big")))
-
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self._reader.join(WAIT)
-        self.sock.close()

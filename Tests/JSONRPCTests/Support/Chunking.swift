@@ -80,6 +80,24 @@ protocol TestFramer {
   mutating func feed(_ bytes: [UInt8], into out: inout [Frame], stopAfter: Int) -> Int
 }
 
+/// The framers' own `feed(_:_:)`, which every one of them has.
+protocol EventFramer: TestFramer {
+  mutating func feed(_ chunk: UnsafeRawBufferPointer, _ sink: (FramerEvent) -> Bool) -> Int
+}
+
+extension EventFramer {
+  /// Feeds `bytes`, appending what comes out to `out`; returns the bytes consumed.
+  @discardableResult
+  mutating func feed(_ bytes: [UInt8], into out: inout [Frame], stopAfter: Int = .max) -> Int {
+    bytes.withUnsafeBytes { raw in
+      feed(raw) { event in
+        out.append(Frame(event))
+        return out.count < stopAfter
+      }
+    }
+  }
+}
+
 /// Feeds `chunks`, stopping the framer after every single event and feeding it the rest of
 /// the chunk again, as a session under flow control does.
 func framesStoppingAfterEachEvent<F: TestFramer>(_ framer: F, _ chunks: [[UInt8]]) -> [Frame] {
@@ -104,44 +122,11 @@ func framesStoppingAfterEachEvent<F: TestFramer>(_ framer: F, _ chunks: [[UInt8]
   return out
 }
 
-extension NDJSONFramer: TestFramer {
-  /// Feeds `bytes`, appending what comes out to `out`; returns the bytes consumed.
-  @discardableResult
-  mutating func feed(_ bytes: [UInt8], into out: inout [Frame], stopAfter: Int = .max) -> Int {
-    bytes.withUnsafeBytes { raw in
-      feed(raw) { event in
-        out.append(Frame(event))
-        return out.count < stopAfter
-      }
-    }
-  }
-}
+extension NDJSONFramer: EventFramer {}
 
-extension ContentLengthFramer: TestFramer {
-  /// Feeds `bytes`, appending what comes out to `out`; returns the bytes consumed.
-  @discardableResult
-  mutating func feed(_ bytes: [UInt8], into out: inout [Frame], stopAfter: Int = .max) -> Int {
-    bytes.withUnsafeBytes { raw in
-      feed(raw) { event in
-        out.append(Frame(event))
-        return out.count < stopAfter
-      }
-    }
-  }
-}
+extension ContentLengthFramer: EventFramer {}
 
-extension MessageFramer: TestFramer {
-  /// Feeds `bytes`, appending what comes out to `out`; returns the bytes consumed.
-  @discardableResult
-  mutating func feed(_ bytes: [UInt8], into out: inout [Frame], stopAfter: Int = .max) -> Int {
-    bytes.withUnsafeBytes { raw in
-      feed(raw) { event in
-        out.append(Frame(event))
-        return out.count < stopAfter
-      }
-    }
-  }
-}
+extension MessageFramer: EventFramer {}
 
 /// Feeds `chunks` to an NDJSON framer.
 func frames(ndjson chunks: [[UInt8]], max: Int = 1 << 20) -> [Frame] {
@@ -174,15 +159,4 @@ func lspMessage(_ body: String) -> String {
   "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
 }
 
-extension WebSocketFramer: TestFramer {
-  /// Feeds `bytes`, appending what comes out to `out`; returns the bytes consumed.
-  @discardableResult
-  mutating func feed(_ bytes: [UInt8], into out: inout [Frame], stopAfter: Int = .max) -> Int {
-    bytes.withUnsafeBytes { raw in
-      feed(raw) { event in
-        out.append(Frame(event))
-        return out.count < stopAfter
-      }
-    }
-  }
-}
+extension WebSocketFramer: EventFramer {}
