@@ -472,7 +472,22 @@ def test_shutdown_while_a_post_waits_answers_it_and_closes(http_server):
             {"jsonrpc": "2.0", "id": 1, "method": "loadAd", "params": {"adUnitID": unit}})))
         adapter.wait_loads(1)
         http_server.signal(signal.SIGTERM)
-        adapter.conn.send({"jsonrpc": "2.0", "id": adapter.requests[0]["id"], "result": {"ad": mapped("late")}})
+
+        def refusing() -> bool:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                return False
+            except OSError:
+                return True
+
+        # Once the shutdown has begun (no new connection accepted), the load ends one way or
+        # the other (the adapter's answer, or its connection closed by the shutdown), and the
+        # waiting POST is answered with Connection: close.
+        wait_until(refusing, what="the server to stop accepting")
+        try:
+            adapter.conn.send({"jsonrpc": "2.0", "id": adapter.requests[0]["id"], "result": {"ad": mapped("late")}})
+        except OSError:
+            pass
         reader = ResponseReader(s)
         r = reader.read()
         assert r.json()["id"] == 1 and r.header("connection") == "close", r
