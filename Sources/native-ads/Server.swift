@@ -27,7 +27,7 @@ final class Server: ConnectionDelegate {
   /// Work put off to the loop's next turn (``soon(_:)``), and the timer that runs it.
   private var putOff: [() -> Void] = []
   private var putOffTimer: LoopTimer?
-  /// TCP and Unix socket connections open (`--max-connections` counts them).
+  /// TCP, Unix socket and HTTP connections open (`--max-connections` counts them).
   private var socketConnectionCount = 0
   /// Connections over `--max-connections` kept until their first bytes, to be answered
   /// `-32002` in their framing (at most `--max-pending-refusals`).
