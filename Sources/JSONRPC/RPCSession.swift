@@ -83,8 +83,7 @@ public final class RPCSession {
   /// before its connection closes; other framings have nothing to say.
   public func goingAway() {
     guard framing == .webSocket, !isClosed, !sentClose else { return }
-    sentClose = true
-    Framing.webSocketClose(code: 1001, reason: "server going away", into: &output)
+    closeWebSocket(code: 1001, "server going away")
     if !receiving { onOutput?(self) }
   }
 

@@ -210,9 +210,7 @@ public struct WebSocketFramer {
   ) -> Bool {
     switch h.opcode {
     case 0x8, 0x9, 0xA:
-      guard h.fin, h.payloadLength <= Self.maxControlPayload else {
-        return fail(1002, "a control frame must be whole and at most 125 bytes", sink)
-      }
+      // Whole and at most 125 bytes: `process` judged that by the header.
       let payload = unmask(masked, h.mask)
       switch h.opcode {
       case 0x9:

@@ -19,11 +19,12 @@ import pytest
 
 from e2e_support import ADMOB_UNIT, BACKFILL_UNIT, CUSTOM_FORMAT, NATIVE_UNIT, WAIT, get_events, load_unchecked
 
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is installed by make test (requirements.txt)")
-from selenium.webdriver.chrome.options import Options  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+# Installed by make test (Tests/EndToEnd/requirements.txt): a missing one fails, never skips.
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 CHROMIUM = os.environ.get("NATIVE_ADS_CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("NATIVE_ADS_CHROMEDRIVER", shutil.which("chromedriver") or "/usr/bin/chromedriver")
