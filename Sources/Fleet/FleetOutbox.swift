@@ -42,10 +42,10 @@ struct FleetOutbox {
     let loader = FleetOwners.process(of: ad.owner)
     for effect in effects {
       switch effect {
-      case .event(let kind, let assetKey, let reason):
+      case .event(let kind, let assetKey, let reason, let url):
         let event = AdEvent(
           sequence: 0, adId: ad.id, owner: ad.owner, event: kind, assetKey: assetKey,
-          reason: reason, time: time)
+          reason: reason, url: url, time: time)
         events.append(Item(to: loader, json: Self.encode(event).jsonText, kind: "event"))
       case .customClick(let assetID, let owner):
         let json: JSONValue = .object([
@@ -100,7 +100,7 @@ struct FleetOutbox {
     .object([
       ("adId", .string(e.adId)), ("owner", .uint64(e.owner)), ("event", .string(e.event.rawValue)),
       ("assetKey", .optional(e.assetKey)), ("reason", .optional(e.reason)),
-      ("time", .double(e.time)),
+      ("url", .optional(e.url)), ("time", .double(e.time)),
     ])
   }
 
@@ -109,7 +109,7 @@ struct FleetOutbox {
       sequence: sequence, adId: try r("adId").string, owner: try r("owner").uint64,
       event: try r("event").enumeration(AdEventKind.self),
       assetKey: try r.optional("assetKey")?.string, reason: try r.optional("reason")?.string,
-      time: try r("time").double)
+      url: try r.optional("url")?.string, time: try r("time").double)
   }
 
   static func encode(_ notice: AdapterNotice) -> JSONValue {

@@ -153,6 +153,19 @@ enum AdJSON {
       w.key("reason")
       w.string(reason.rawValue)
     }
+    writeTrackingURLs(outcome.trackingURLs, into: &w)
     w.endObject()
+  }
+
+  /// `"trackingURLs": [...]` when the ad has trackers (nothing otherwise).
+  static func writeTrackingURLs(_ urls: [String]?, into w: inout JSONWriter) {
+    guard let urls else { return }
+    w.key("trackingURLs")
+    w.beginArray()
+    for url in urls {
+      w.element()
+      w.string(url)
+    }
+    w.endArray()
   }
 }

@@ -120,7 +120,8 @@ public final class NativeAdsService: AdEventObserver {
     if !inspectors.isEmpty {
       notifyInspectors("inspector.event") { w in GetEvents.writeEvent(event, into: &w) }
     }
-    guard let session = sessions[event.owner] else { return }
+    // Trackers are handed out in replies and logged; they are not the ad's delegate events.
+    guard !event.event.isTracker, let session = sessions[event.owner] else { return }
     if event.event.isVideoEvent {
       session.notify("videoEvent") { w in
         w.beginObject()

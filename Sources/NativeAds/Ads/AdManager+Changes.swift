@@ -27,11 +27,13 @@ extension AdManager {
   }
 
   private static func impression(_ transition: AdTransition, _ ad: NativeAd) -> ImpressionOutcome {
-    guard case .impression(let outcome) = transition.outcome else {
+    guard case .impression(var outcome) = transition.outcome else {
       return .notRecorded(.alreadyRecorded)
     }
     // An adapter that tracks impressions may report it while it is asked.
     if outcome.reason == .handledByAdapter, ad.state.impressionRecorded { return .recorded }
+    // An ad with trackers always says which to fetch: none when nothing was recorded.
+    if ad.creative.tracking != nil, outcome.trackingURLs == nil { outcome.trackingURLs = [] }
     return outcome
   }
 
@@ -64,7 +66,9 @@ extension AdManager {
               return .failure(.assetNotFound(adId: adId, key: key))
             }
             return .success(
-              ClickOutcome(recorded: false, action: .adChoices, url: adChoices.clickURL))
+              ClickOutcome(
+                recorded: false, action: .adChoices, url: adChoices.clickURL,
+                trackingURLs: ad.creative.tracking.map { _ in [] }))
           })
       }
     }
@@ -84,6 +88,8 @@ extension AdManager {
           outcome.recorded = true
           outcome.reason = nil
         }
+        // An ad with trackers always says which to fetch: none when nothing was recorded.
+        if ad.creative.tracking != nil, outcome.trackingURLs == nil { outcome.trackingURLs = [] }
         return outcome
       })
   }

@@ -435,9 +435,10 @@ public final class AdManager {
     var sequences = transition.eventSequences?.makeIterator()
     for effect in transition.effects {
       switch effect {
-      case .event(let kind, let assetKey, let reason):
+      case .event(let kind, let assetKey, let reason, let url):
         eventStream.publish(
-          kind, on: ad, assetKey: assetKey, reason: reason, at: now, sequence: sequences?.next())
+          kind, on: ad, assetKey: assetKey, reason: reason, url: url, at: now,
+          sequence: sequences?.next())
       case .customClick(let assetID, let owner):
         eventStream.publishCustomClick(on: ad.id, assetID: assetID, for: owner)
       case .adapter(let notice):

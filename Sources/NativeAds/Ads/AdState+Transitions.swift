@@ -113,7 +113,10 @@ extension AdState {
     effects.append(.event(.didRecordImpression))
     if ad.isMediated { effects.append(.adapter(.didRecordImpression)) }
     if ad.kind == .customNative { showMedia(at: now, effects: &effects) }
-    return .recorded
+    guard let tracking = ad.creative.tracking else { return .recorded }
+    let urls = tracking.impressionURLs
+    for url in urls { effects.append(.event(.impressionTracker, url: url)) }
+    return ImpressionOutcome(recorded: true, trackingURLs: urls)
   }
 
   /// The click rules (see ``AdManager/performClick(adId:key:openableURLSchemes:by:completion:)``).
@@ -134,21 +137,33 @@ extension AdState {
     clickCount += 1
     effects.append(.event(.didRecordClick, assetKey: assetKey))
     if ad.isMediated { effects.append(.adapter(.didRecordClick(assetKey: assetKey))) }
+    // Third-party click trackers are pinged whatever handles the click (the SDK's rule).
+    let creative = ad.creative
+    let trackingURLs = creative.tracking?.clickURLs(assetKey: assetKey)
+    for url in trackingURLs ?? [] {
+      effects.append(.event(.clickTracker, assetKey: assetKey, url: url))
+    }
 
     // A set custom click handler runs, and the SDK takes no other action (contract 1.1).
     if ad.kind == .customNative, customClickHandlerOwners.contains(caller) {
       effects.append(.customClick(assetID: assetKey, owner: caller))
-      return ClickOutcome(recorded: true, action: .customClickHandler, url: nil)
+      return ClickOutcome(
+        recorded: true, action: .customClickHandler, url: nil, trackingURLs: trackingURLs)
     }
-    let creative = ad.creative
+    // An asset with a link of its own goes there; any other click goes to the ad's links.
+    let assetLink = creative.tracking?.link(ofAsset: assetKey)
+    let deepLinks = assetLink.map { $0.isDeepLink ? [$0.url] : [] } ?? creative.deepLinks
+    let landingPageURL = assetLink?.landingPageURL ?? creative.landingPageURL
     let outcome: ClickOutcome
-    if let deepLink = URLScheme.firstOpenable(creative.deepLinks, schemes: schemes) {
-      outcome = ClickOutcome(recorded: true, action: .deepLink, url: deepLink)
-    } else if ad.isMediated, creative.landingPageURL.isEmpty {
+    if let deepLink = URLScheme.firstOpenable(deepLinks, schemes: schemes) {
+      outcome = ClickOutcome(
+        recorded: true, action: .deepLink, url: deepLink, trackingURLs: trackingURLs)
+    } else if ad.isMediated, landingPageURL.isEmpty {
       // The adapter's network handles the click-through (contract 1.1).
       return ClickOutcome(recorded: true, action: .none, url: nil)
     } else {
-      outcome = ClickOutcome(recorded: true, action: .landingPage, url: creative.landingPageURL)
+      outcome = ClickOutcome(
+        recorded: true, action: .landingPage, url: landingPageURL, trackingURLs: trackingURLs)
     }
     isScreenPresented = true
     effects.append(.event(.willPresentScreen))

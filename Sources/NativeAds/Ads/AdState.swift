@@ -118,7 +118,7 @@ public enum AdOutcome: Sendable, Equatable {
 /// What follows from a change, beyond its answer.
 public enum AdEffect: Sendable, Equatable {
   /// Record an event on the ad (the log, and the ad's owner).
-  case event(AdEventKind, assetKey: String? = nil, reason: String? = nil)
+  case event(AdEventKind, assetKey: String? = nil, reason: String? = nil, url: String? = nil)
   /// Tell the mediation adapter of the ad.
   case adapter(AdapterNotice)
   /// Hand a click to the custom click handler `owner` enabled.

@@ -8,13 +8,20 @@ public struct ClickOutcome: Sendable, Equatable {
   public var url: String?
   /// Why the click was not recorded (nil when recorded, and for AdChoices clicks).
   public var reason: NotRecordedReason?
+  /// The click trackers the caller fetches, for an ad whose creative has tracking
+  /// (``AdTracking``): empty when nothing was recorded. nil for every other ad.
+  public var trackingURLs: [String]?
 
   /// Creates an outcome.
-  public init(recorded: Bool, action: ClickAction, url: String?, reason: NotRecordedReason? = nil) {
+  public init(
+    recorded: Bool, action: ClickAction, url: String?, reason: NotRecordedReason? = nil,
+    trackingURLs: [String]? = nil
+  ) {
     self.recorded = recorded
     self.action = action
     self.url = url
     self.reason = reason
+    self.trackingURLs = trackingURLs
   }
 
   /// A click that records nothing and opens nothing.

@@ -5,11 +5,15 @@ public struct ImpressionOutcome: Sendable, Equatable {
   public var recorded: Bool
   /// Why nothing was recorded; nil when `recorded`.
   public var reason: NotRecordedReason?
+  /// The trackers the caller fetches, for an ad whose creative has tracking (``AdTracking``):
+  /// empty when nothing was recorded. nil for every other ad.
+  public var trackingURLs: [String]?
 
   /// Creates an outcome.
-  public init(recorded: Bool, reason: NotRecordedReason? = nil) {
+  public init(recorded: Bool, reason: NotRecordedReason? = nil, trackingURLs: [String]? = nil) {
     self.recorded = recorded
     self.reason = reason
+    self.trackingURLs = trackingURLs
   }
 
   /// The impression was recorded.

@@ -12,7 +12,7 @@ import Synchronization
 /// its details packed in a few bytes and unpacks them once, on first use, so that a store of a
 /// million creatives costs a few hundred bytes per creative until its creatives are served.
 public struct Creative: Sendable {
-  /// Every stored value, for ``init(id:content:media:adChoices:isIndirect:priority:eCPM:deepLinks:landingPageURL:hasCustomClickAction:targeting:muteThisAdReasons:)``
+  /// Every stored value, for ``init(id:content:media:adChoices:isIndirect:priority:eCPM:deepLinks:landingPageURL:hasCustomClickAction:targeting:muteThisAdReasons:tracking:)``
   /// and the setters.
   struct Fields: Sendable {
     var id: String
@@ -27,6 +27,7 @@ public struct Creative: Sendable {
     var hasCustomClickAction: Bool
     var targeting: Targeting
     var muteThisAdReasons: [String]
+    var tracking: AdTracking?
   }
 
   /// What only a served ad reads.
@@ -37,6 +38,7 @@ public struct Creative: Sendable {
     var deepLinks: [String]
     var landingPageURL: String
     var muteThisAdReasons: [String]
+    var tracking: AdTracking?
   }
 
   final class DetailsBox: Sendable {
@@ -90,7 +92,8 @@ public struct Creative: Sendable {
           DetailsBox(
             Details(
               content: f.content, media: f.media, adChoices: f.adChoices, deepLinks: f.deepLinks,
-              landingPageURL: f.landingPageURL, muteThisAdReasons: f.muteThisAdReasons))))
+              landingPageURL: f.landingPageURL, muteThisAdReasons: f.muteThisAdReasons,
+              tracking: f.tracking))))
     }
 
     init(
@@ -138,7 +141,8 @@ public struct Creative: Sendable {
         isIndirect: flags.contains(.indirect), priority: priority, eCPM: eCPM,
         deepLinks: d.deepLinks, landingPageURL: d.landingPageURL,
         hasCustomClickAction: flags.contains(.customClickAction),
-        targeting: targeting?.targeting ?? Targeting(), muteThisAdReasons: d.muteThisAdReasons)
+        targeting: targeting?.targeting ?? Targeting(), muteThisAdReasons: d.muteThisAdReasons,
+        tracking: d.tracking)
     }
   }
 
@@ -212,6 +216,12 @@ public struct Creative: Sendable {
     set { update { $0.muteThisAdReasons = newValue } }
   }
 
+  /// The third-party tracking of a creative written in OpenRTB Native; nil for the others.
+  public var tracking: AdTracking? {
+    get { details.tracking }
+    set { update { $0.tracking = newValue } }
+  }
+
   /// The eCPMs a store may state (creatives and waterfall sources alike).
   public static let eCPMRange: ClosedRange<Double> = 0...1_000_000
 
@@ -281,7 +291,8 @@ public struct Creative: Sendable {
     landingPageURL: String,
     hasCustomClickAction: Bool = false,
     targeting: Targeting = Targeting(),
-    muteThisAdReasons: [String] = []
+    muteThisAdReasons: [String] = [],
+    tracking: AdTracking? = nil
   ) {
     box = Box(
       Fields(
@@ -289,7 +300,7 @@ public struct Creative: Sendable {
         isIndirect: isIndirect ?? (adChoices != nil), priority: priority,
         eCPM: eCPM, deepLinks: deepLinks, landingPageURL: landingPageURL,
         hasCustomClickAction: hasCustomClickAction, targeting: targeting,
-        muteThisAdReasons: muteThisAdReasons))
+        muteThisAdReasons: muteThisAdReasons, tracking: tracking))
   }
 }
 

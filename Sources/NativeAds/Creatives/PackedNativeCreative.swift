@@ -48,7 +48,7 @@ struct PackedNativeCreative: Sendable {
           content: .native(assets),
           media: assets.images.first.map(MediaContent.image(_:))
             ?? MediaContent(), adChoices: adChoices, deepLinks: deepLinks,
-          landingPageURL: landingPageURL, muteThisAdReasons: reasons)
+          landingPageURL: landingPageURL, muteThisAdReasons: reasons, tracking: nil)
       }
     }
   }

@@ -13,13 +13,16 @@ public struct AdEvent: Sendable, Equatable {
   public var assetKey: String?
   /// The reason given with a Mute This Ad mute (`didMute`), nil otherwise.
   public var reason: String?
+  /// The tracker URL handed to the caller, for ``AdEventKind/impressionTracker`` and
+  /// ``AdEventKind/clickTracker`` events.
+  public var url: String?
   /// When, in seconds since the Unix epoch.
   public var time: Double
 
   /// Creates an event.
   public init(
     sequence: Int, adId: String, owner: OwnerID, event: AdEventKind, assetKey: String?,
-    reason: String? = nil, time: Double
+    reason: String? = nil, url: String? = nil, time: Double
   ) {
     self.sequence = sequence
     self.adId = adId
@@ -27,6 +30,7 @@ public struct AdEvent: Sendable, Equatable {
     self.event = event
     self.assetKey = assetKey
     self.reason = reason
+    self.url = url
     self.time = time
   }
 }

@@ -23,6 +23,10 @@ public enum AdEventKind: String, Sendable, CaseIterable {
   case videoDidMute
   /// The video's sound was turned on (`didUnmute`).
   case videoDidUnmute
+  /// A tracker URL of the impression handed to the caller (contract section 10).
+  case impressionTracker
+  /// A click tracker URL handed to the caller.
+  case clickTracker
 
   /// Whether the event is a video controller event (`videoEvent`) or an ad event (`adEvent`).
   public var isVideoEvent: Bool {
@@ -33,6 +37,10 @@ public enum AdEventKind: String, Sendable, CaseIterable {
   }
 
   /// The name on the wire: `didRecordClick`, or for video events `didPlay`, `didMute`...
+  /// Whether it logs a tracker handed to the caller (not an event of the ad's delegate: it is
+  /// logged, never sent as an `adEvent`).
+  public var isTracker: Bool { self == .impressionTracker || self == .clickTracker }
+
   public var wireName: String {
     switch self {
     case .videoDidPlay: "didPlay"
@@ -40,6 +48,7 @@ public enum AdEventKind: String, Sendable, CaseIterable {
     case .videoDidEnd: "didEnd"
     case .videoDidMute: "didMute"
     case .videoDidUnmute: "didUnmute"
+    case .impressionTracker, .clickTracker: "tracker"
     default: rawValue
     }
   }

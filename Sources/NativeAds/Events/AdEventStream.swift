@@ -32,12 +32,13 @@ public final class AdEventStream {
   /// it (a fleet's), else the next one here.
   @discardableResult
   func publish(
-    _ kind: AdEventKind, on ad: NativeAd, assetKey: String?, reason: String?, at time: Double,
+    _ kind: AdEventKind, on ad: NativeAd, assetKey: String?, reason: String?, url: String? = nil,
+    at time: Double,
     sequence: Int? = nil
   ) -> AdEvent {
     let event = AdEvent(
       sequence: sequence ?? lastSequence + 1, adId: ad.id, owner: ad.owner, event: kind,
-      assetKey: assetKey, reason: reason, time: time)
+      assetKey: assetKey, reason: reason, url: url, time: time)
     deliver(event)
     return event
   }

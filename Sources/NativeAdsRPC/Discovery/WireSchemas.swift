@@ -146,13 +146,22 @@ enum WireSchemas {
           )
         ),
         ("url", nullableString), ("reason", notRecordedReason),
+        ("trackingURLs", trackingURLs),
       ], required: ["recorded", "action", "url"], closed: true)
   }
 
   static var impressionResult: JSONValue {
     S.object(
-      [("recorded", S.boolean), ("reason", notRecordedReason)], required: ["recorded"],
-      closed: true)
+      [("recorded", S.boolean), ("reason", notRecordedReason), ("trackingURLs", trackingURLs)],
+      required: ["recorded"], closed: true)
+  }
+
+  /// `trackingURLs` of the replies that record something for an ad written in OpenRTB.
+  static var trackingURLs: JSONValue {
+    S.described(
+      S.array(S.string),
+      "The third-party trackers the caller fetches, each once, for an ad that came from"
+        + " OpenRTB (contract section 10; empty when nothing was recorded). Absent for other ads.")
   }
 
   static let videoState = S.object(
@@ -165,7 +174,13 @@ enum WireSchemas {
   static let event = S.object(
     [
       ("sequence", S.integer(minimum: 1)), ("time", S.string), ("adId", S.string),
-      ("type", S.enumeration(["adEvent", "videoEvent"])), ("event", S.string),
+      ("type", S.enumeration(["adEvent", "videoEvent", "tracker"])), ("event", S.string),
+      (
+        "trigger",
+        S.described(
+          S.enumeration(["impression", "click"]), "For a tracker: what it was handed out for.")
+      ),
+      ("url", S.described(S.string, "For a tracker: the URL handed to the caller.")),
       ("assetKey", nullableString), ("reason", S.string),
     ], required: ["sequence", "time", "adId", "type", "event", "assetKey"], closed: true)
 

@@ -64,9 +64,15 @@ enum GetEvents: ServiceMethod {
     w.key("adId")
     w.string(event.adId)
     w.key("type")
-    w.string(event.event.isVideoEvent ? "videoEvent" : "adEvent")
+    w.string(event.event.isVideoEvent ? "videoEvent" : event.event.isTracker ? "tracker" : "adEvent")
     w.key("event")
     w.string(event.event.wireName)
+    if event.event.isTracker {
+      w.key("trigger")
+      w.string(event.event == .impressionTracker ? "impression" : "click")
+      w.key("url")
+      w.string(event.url)
+    }
     w.key("assetKey")
     w.string(event.assetKey)
     if let reason = event.reason {

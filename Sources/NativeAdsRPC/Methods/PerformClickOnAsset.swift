@@ -54,6 +54,7 @@ enum PerformClickOnAsset: ServiceMethod {
       w.key("reason")
       w.string(reason.rawValue)
     }
+    AdJSON.writeTrackingURLs(outcome.trackingURLs, into: &w)
     w.endObject()
   }
 }
