@@ -239,7 +239,62 @@ enum AdRecordCodec {
           ])
         ))
     }
+    if let tracking = c.tracking { members.append(("tracking", self.tracking(tracking))) }
     return .object(members)
+  }
+
+  private static func tracking(_ t: AdTracking) -> JSONValue {
+    func link(_ l: AdTracking.Link) -> JSONValue {
+      .object([
+        ("url", .string(l.url)), ("fallback", .optional(l.fallback)),
+        ("clickTrackers", .strings(l.clickTrackers)),
+      ])
+    }
+    return .object([
+      ("impressionTrackers", .strings(t.impressionTrackers)),
+      (
+        "eventTrackers",
+        .array(
+          t.eventTrackers.map {
+            .object([
+              ("event", .int($0.event)), ("method", .int($0.method)), ("url", .optional($0.url)),
+            ])
+          })
+      ),
+      ("jsTracker", .optional(t.jsTracker)), ("clickTrackers", .strings(t.clickTrackers)),
+      (
+        "assetLinks",
+        .array(
+          t.assetLinks.map {
+            .object([("assetKey", .string($0.assetKey)), ("link", link($0.link))])
+          })
+      ),
+      ("vastTag", .optional(t.vastTag)),
+    ])
+  }
+
+  private static func tracking(_ r: SnapshotReader) throws(SnapshotError) -> AdTracking {
+    func link(_ l: SnapshotReader) throws(SnapshotError) -> AdTracking.Link {
+      AdTracking.Link(
+        url: try l("url").string, fallback: try l.optional("fallback")?.string,
+        clickTrackers: try l("clickTrackers").strings)
+    }
+    var eventTrackers: [AdTracking.EventTracker] = []
+    for e in try r("eventTrackers").elements {
+      eventTrackers.append(
+        AdTracking.EventTracker(
+          event: try e("event").int, method: try e("method").int, url: try e.optional("url")?.string
+        ))
+    }
+    var assetLinks: [AdTracking.AssetLink] = []
+    for a in try r("assetLinks").elements {
+      assetLinks.append(
+        AdTracking.AssetLink(assetKey: try a("assetKey").string, link: try link(try a("link"))))
+    }
+    return AdTracking(
+      impressionTrackers: try r("impressionTrackers").strings, eventTrackers: eventTrackers,
+      jsTracker: try r.optional("jsTracker")?.string, clickTrackers: try r("clickTrackers").strings,
+      assetLinks: assetLinks, vastTag: try r.optional("vastTag")?.string)
   }
 
   static func creative(_ r: SnapshotReader) throws(SnapshotError) -> Creative {
@@ -264,7 +319,8 @@ enum AdRecordCodec {
       eCPM: try r("eCPM").double, deepLinks: try r("deepLinks").strings,
       landingPageURL: try r("landingPageURL").string,
       hasCustomClickAction: try r("hasCustomClickAction").bool, targeting: targeting,
-      muteThisAdReasons: try r("muteThisAdReasons").strings)
+      muteThisAdReasons: try r("muteThisAdReasons").strings,
+      tracking: try r.optional("tracking").map { t throws(SnapshotError) in try tracking(t) })
   }
 
   private static func content(_ content: CreativeContent) -> JSONValue {

@@ -46,10 +46,13 @@ final class CreativeJSONCache {
   /// `,"headline":...,"mediaContent":{...},"adChoices":...`. For the reply of the load that
   /// made `ad`, when its creative is the inventory's current one under its ID: the encodings
   /// are shared by every ad of that creative until the store changes it.
-  func fragment(for ad: NativeAd) -> ByteBuffer {
+  func fragment(for ad: NativeAd, inventory: Inventory) -> ByteBuffer {
     let encoded: EncodedCreative
-    if ad.mediation != nil {
-      // A mediated ad's creative is made for that one load: kept with the ad only.
+    if ad.mediation != nil || ad.creative.tracking != nil
+      && inventory.creative(ad.creative.id)?.isIdentical(to: ad.creative) != true
+    {
+      // A mediated ad's creative, or one an ad response string gave, is made for that one
+      // load: kept with the ad only.
       encoded = self.encoded(ad)
     } else if let cached = entries[ad.creative.id] {
       encoded = cached

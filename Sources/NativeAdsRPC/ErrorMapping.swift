@@ -34,13 +34,12 @@ extension AdLoadError {
   /// `1000 + GADErrorCode`, with `data: {"gadErrorCode", "name", "responseInfo"}`.
   var rpcError: RPCError {
     if let unavailableStore { return unavailableStore.rpcError() }
-    return RPCError(
-      code: .adLoad(code), message: message,
-      data: .object([
-        ("gadErrorCode", .int(code.rawValue)),
-        ("name", .string(code.name)),
-        ("responseInfo", .raw(AdJSON.encode(responseInfo).array)),
-      ]))
+    var data: [(String, JSONValue)] = [
+      ("gadErrorCode", .int(code.rawValue)), ("name", .string(code.name)),
+    ]
+    if let field { data.append(("field", .string(field))) }
+    data.append(("responseInfo", .raw(AdJSON.encode(responseInfo).array)))
+    return RPCError(code: .adLoad(code), message: message, data: .object(data))
   }
 }
 

@@ -108,10 +108,14 @@ public final class AdManager {
   /// Response info echoes `request.isTestRequest`. A random source's seed is `request.seed`,
   /// else one mixed from the manager's seed and its count of loads.
   ///
+  /// With `response` (an ad response string, decoded: ``AdResponse``) the response is the
+  /// load's one source: the unit need not exist (its ID names what the response is for), and
+  /// `adTypes` must include ``AdKind/native``.
+  ///
   /// Returns the load's ticket, for ``cancelLoad(_:)``; nil when the request was invalid.
   @discardableResult
   public func load(
-    _ request: AdRequest, owner: OwnerID,
+    _ request: AdRequest, response: AdResponse? = nil, owner: OwnerID,
     completion:
       @escaping (Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError>)
       -> Void
@@ -131,6 +135,8 @@ public final class AdManager {
       problem = "adTypes must name at least one ad type"
     } else if request.adTypes.contains(.customNative) && request.customNativeAdFormatIDs.isEmpty {
       problem = "customNative was requested without any customNativeAdFormatIDs"
+    } else if response != nil, !request.adTypes.contains(.native) {
+      problem = "an ad response string gives system-defined native ads: adTypes must include native"
     } else {
       problem = nil
     }
@@ -138,19 +144,22 @@ public final class AdManager {
       completion(.failure(invalid(problem)))
       return nil
     }
-    guard let unit = inventory.adUnit(request.adUnitID) else {
+    let found = inventory.adUnit(request.adUnitID)
+    guard let unit = found ?? response.map({ _ in AdUnit(id: request.adUnitID, creativeIDs: []) })
+    else {
       completion(.failure(invalid("unknown ad unit ID \"\(request.adUnitID)\"")))
       return nil
     }
     loadCounter += 1
     var options = request.options
-    options.numberOfAds =
-      unit.waterfall == nil ? min(options.numberOfAds, LoaderOptions.maximumNumberOfAds) : 1
+    let mediated = response == nil && unit.waterfall != nil
+    options.numberOfAds = mediated ? 1 : min(options.numberOfAds, LoaderOptions.maximumNumberOfAds)
     let plan = LoadPlan(
-      request: request, unit: unit, owner: owner, sources: catalog.sources(for: unit),
+      request: request, unit: unit, owner: owner,
+      sources: response.map { [ResponseSource($0)] } ?? catalog.sources(for: unit),
       options: options,
       seed: request.seed ?? SeedSequence.mix(seed, loadCounter),
-      deadlineMs: unit.waterfall == nil ? nil : unit.deadlineMs ?? mediationDeadlineMs,
+      deadlineMs: mediated ? unit.deadlineMs ?? mediationDeadlineMs : nil,
       responseIdentifier: responseIdentifier)
     // Strong captures here and below: an answer in flight keeps the manager alive until it
     // comes (a weak reference would give the manager a side table, and every retain of it

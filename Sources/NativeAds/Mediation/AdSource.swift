@@ -111,11 +111,16 @@ public struct SourceAnswer {
     case skipped(AdNetworkError)
     /// It was not asked because its adapter class is not registered.
     case missingAdapter(AdNetworkError)
+    /// What it answered cannot be used (an ad response string that cannot be mapped): the
+    /// load fails with ``GADErrorCode/receivedInvalidResponse``. `field` names the place.
+    case invalidResponse(AdNetworkError, field: String?)
 
     /// The error shown in the response info entry.
     public var error: AdNetworkError {
       switch self {
-      case .failed(let error), .skipped(let error), .missingAdapter(let error): error
+      case .failed(let error), .skipped(let error), .missingAdapter(let error),
+        .invalidResponse(let error, _):
+        error
       }
     }
   }

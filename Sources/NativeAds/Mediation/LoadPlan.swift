@@ -73,6 +73,8 @@ final class WaterfallLoad {
   var tried: [AdNetworkInfo] = []
   /// How many sources were skipped for a missing adapter.
   var missingAdapters = 0
+  /// The last source's answer that could not be used, and the place it names.
+  var invalidResponse: (error: AdNetworkError, field: String?)?
   /// Whether a source reported a network error.
   var sawNetworkError = false
   var deadlineWork: (any ScheduledWork)?

@@ -7,7 +7,8 @@
 /// - The plan's deadline: when it passes, the source being asked gets a
 ///   ``AdNetworkError/deadlinePassed(milliseconds:)`` entry, the rest are not tried, and the
 ///   load fails with ``GADErrorCode/timeout``.
-/// - When nothing fills, the load fails with ``GADErrorCode/networkError`` if a source
+/// - When nothing fills, the load fails with ``GADErrorCode/receivedInvalidResponse`` if a
+///   source answered what cannot be used, else ``GADErrorCode/networkError`` if a source
 ///   reported a network error, else ``GADErrorCode/mediationAdapterError`` if every source was
 ///   skipped for a missing adapter, else ``GADErrorCode/noFill``.
 ///
@@ -225,6 +226,9 @@ final class WaterfallEngine {
       if error.isNetworkError { run.sawNetworkError = true }
       latency = max(0, clock.now() - waiting.askedAt)
     case .skipped: latency = 0
+    case .invalidResponse(let error, let field):
+      run.invalidResponse = (error, field)
+      latency = max(0, clock.now() - waiting.askedAt)
     case .missingAdapter:
       run.missingAdapters += 1
       latency = 0
@@ -240,7 +244,12 @@ final class WaterfallEngine {
   private func finishWithoutAd(_ run: WaterfallLoad) {
     let code: GADErrorCode
     let message: String
-    if run.sawNetworkError {
+    var field: String?
+    if let invalid = run.invalidResponse {
+      code = .receivedInvalidResponse
+      message = invalid.error.message
+      field = invalid.field
+    } else if run.sawNetworkError {
       code = .networkError
       message = "Request Error: A network error occurred."
     } else if run.missingAdapters > 0, run.missingAdapters == run.tried.count {
@@ -253,7 +262,9 @@ final class WaterfallEngine {
     finish(
       run,
       .failure(
-        AdLoadError(code: code, message: message, responseInfo: run.responseInfo(loaded: nil))))
+        AdLoadError(
+          code: code, message: message, responseInfo: run.responseInfo(loaded: nil), field: field
+        )))
   }
 
   /// Ends `run` and hands `result` to its completion.

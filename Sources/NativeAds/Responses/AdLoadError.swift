@@ -13,15 +13,19 @@ public struct AdLoadError: Error, Sendable {
   /// Set when the load filled but its ads could not be kept: the shared store (a fleet's
   /// Redis) was out of reach. The RPC layer answers `-32003` then, not a load error.
   public var unavailableStore: StoreUnavailable?
+  /// The place in what was answered that made it unusable (``GADErrorCode/receivedInvalidResponse``:
+  /// `native.assets[2].img.url`), when one is named.
+  public var field: String?
 
   /// Creates a load error.
   public init(
     code: GADErrorCode, message: String, responseInfo: ResponseInfo,
-    unavailableStore: StoreUnavailable? = nil
+    unavailableStore: StoreUnavailable? = nil, field: String? = nil
   ) {
     self.code = code
     self.message = message
     self.responseInfo = responseInfo
     self.unavailableStore = unavailableStore
+    self.field = field
   }
 }

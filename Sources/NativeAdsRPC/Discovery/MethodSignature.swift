@@ -18,6 +18,7 @@ enum DocumentedError: String, CaseIterable, Sendable {
   case networkError = "NetworkError"
   case timeout = "Timeout"
   case mediationAdapterError = "MediationAdapterError"
+  case receivedInvalidResponse = "ReceivedInvalidResponse"
   case adNotFound = "AdNotFound"
   case assetNotFound = "AssetNotFound"
   case wrongAdKind = "WrongAdKind"
@@ -34,6 +35,7 @@ enum DocumentedError: String, CaseIterable, Sendable {
     case .networkError: 1002
     case .timeout: 1005
     case .mediationAdapterError: 1008
+    case .receivedInvalidResponse: 1013
     case .adNotFound: 2001
     case .assetNotFound: 2002
     case .wrongAdKind: 2003

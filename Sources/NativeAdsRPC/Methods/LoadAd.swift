@@ -48,22 +48,54 @@ enum LoadAd: ServiceMethod {
   static let customNativeAdFormatIDs = Field.stringArray("customNativeAdFormatIDs")
   static let options = Field.object("options", Options.shape)
   static let request = Field.object("request", Targeting.shape)
+  static let adResponseString = Field.optionalString(
+    "adResponseString",
+    summary:
+      "An OpenRTB Native 1.2 response (bare or {\"native\": ...}) or an OpenRTB 2.x bid response"
+      + " whose bids carry one in adm, as the SDK's loadWithAdResponseString (contract section"
+      + " 10, docs/openrtb.md). adUnitID names what it is for and need not be in the store.")
+  /// Read raw: an object, or a string holding one.
+  static let nativeRequest = Field.object(
+    "nativeRequest", .oneOf([.string(), .component("OpenRTBNativeRequest")]),
+    summary:
+      "With adResponseString: the Native 1.2 request the response answers, whose assets type"
+      + " the response's untyped ones by id.")
+
+  /// A load's params, decoded.
+  struct Request {
+    var ad: AdRequest
+    var responseString: String?
+    var nativeRequest: NativeRequest?
+  }
 
   static var signature: MethodSignature {
     MethodSignature(
       summary: "Loads 1 to numberOfAds native or custom native ads.",
       params: [
         adUnitID.member, adTypes.member, customNativeAdFormatIDs.member, options.member,
-        request.member,
+        request.member, adResponseString.member, nativeRequest.member,
       ], result: .component("LoadAdResult"),
       errors: [
         .invalidParams, .invalidRequest, .noFill, .networkError, .timeout,
-        .mediationAdapterError,
+        .mediationAdapterError, .receivedInvalidResponse,
       ])
   }
 
-  static func decode(_ params: Params) throws(RPCError) -> AdRequest {
-    try decoding { () throws(InvalidField) in try decodeRequest(params) }
+  static func decode(_ params: Params) throws(RPCError) -> Request {
+    try decoding { () throws(InvalidField) in
+      let ad = try decodeRequest(params)
+      guard let text = try params(adResponseString) else {
+        if params.raw(nativeRequest.name) != nil {
+          throw InvalidField(
+            params.path(nativeRequest.name), "applies only with adResponseString")
+        }
+        return Request(ad: ad)
+      }
+      let request = try params.raw(nativeRequest.name).map { v throws(InvalidField) in
+        try NativeRequest.read(v, place: params.path(nativeRequest.name))
+      }
+      return Request(ad: ad, responseString: text, nativeRequest: request)
+    }
   }
 
   private static func decodeRequest(_ params: Params) throws(InvalidField) -> AdRequest {
@@ -105,19 +137,27 @@ enum LoadAd: ServiceMethod {
     return request
   }
 
-  static func handle(_ request: AdRequest, context: MethodContext, result w: inout JSONWriter)
+  static func handle(_ params: Request, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
+    let request = params.ad
+    // An ad response string is read here: what cannot be mapped fails the load (1013, with
+    // response info), not the params.
+    let response = params.responseString.map {
+      OpenRTBDecoder.adResponse($0, nativeRequest: params.nativeRequest)
+    }
     // Units without a waterfall answer at once; a waterfall may wait on adapters and timers,
     // and then the reply is deferred (the loop keeps serving everyone meanwhile) and the
     // client may cancel it (`$/cancelRequest`: the load stops, its adapter is told).
     let service = context.service
-    if let replica = service.replica { return loadAfterCatchUp(request, replica, context) }
+    if let replica = service.replica {
+      return loadAfterCatchUp(request, response, replica, context)
+    }
     try context.answer(
       into: &w, error: { (error: AdLoadError) in error.rpcError },
       load: { done in
         service.manager.load(
-          request, owner: context.session.id,
+          request, response: response, owner: context.session.id,
           completion: service.inspectors.isEmpty
             ? done : inspected(done, request.adUnitID, owner: context.session.id, service))
       },
@@ -128,7 +168,8 @@ enum LoadAd: ServiceMethod {
   /// changes (one small read), so that no load is served from a store older than the last
   /// change acknowledged. The client may cancel it meanwhile, and after, as any load.
   private static func loadAfterCatchUp(
-    _ request: AdRequest, _ replica: StoreReplica, _ context: MethodContext
+    _ request: AdRequest, _ response: AdResponse?, _ replica: StoreReplica,
+    _ context: MethodContext
   ) {
     final class Started {
       var ticket: LoadTicket?
@@ -154,7 +195,7 @@ enum LoadAd: ServiceMethod {
         }
       }
       started.ticket = manager.load(
-        request, owner: owner,
+        request, response: response, owner: owner,
         completion: service.inspectors.isEmpty
           ? done : inspected(done, request.adUnitID, owner: owner, service))
     }
@@ -207,7 +248,7 @@ enum LoadAd: ServiceMethod {
     w.string(ad.id)
     w.key("kind")
     w.string(ad.kind.rawValue)
-    w.raw(service.creativeJSON.fragment(for: ad))
+    w.raw(service.creativeJSON.fragment(for: ad, inventory: service.manager.inventory))
     w.key("responseInfo")
     w.raw(responseInfo)
     w.key("expiresAt")
