@@ -48,8 +48,9 @@ final class CreativeJSONCache {
   /// are shared by every ad of that creative until the store changes it.
   func fragment(for ad: NativeAd, inventory: Inventory) -> ByteBuffer {
     let encoded: EncodedCreative
-    if ad.mediation != nil || ad.creative.tracking != nil
-      && inventory.creative(ad.creative.id)?.isIdentical(to: ad.creative) != true
+    if ad.mediation != nil
+      || ad.creative.tracking != nil
+        && inventory.creative(ad.creative.id)?.isIdentical(to: ad.creative) != true
     {
       // A mediated ad's creative, or one an ad response string gave, is made for that one
       // load: kept with the ad only.

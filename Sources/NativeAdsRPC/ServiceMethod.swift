@@ -64,6 +64,7 @@ var allMethods: [any ServiceMethod.Type] {
     VideoControl.self,
     GetVideoState.self,
     GetEvents.self,
+    ExportAd.self,
     InspectorWatch.self,
     StoreDefineFormat.self,
     StorePutCreative.self,

@@ -64,7 +64,8 @@ enum GetEvents: ServiceMethod {
     w.key("adId")
     w.string(event.adId)
     w.key("type")
-    w.string(event.event.isVideoEvent ? "videoEvent" : event.event.isTracker ? "tracker" : "adEvent")
+    w.string(
+      event.event.isVideoEvent ? "videoEvent" : event.event.isTracker ? "tracker" : "adEvent")
     w.key("event")
     w.string(event.event.wireName)
     if event.event.isTracker {
