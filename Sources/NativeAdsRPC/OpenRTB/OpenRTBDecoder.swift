@@ -83,8 +83,11 @@ enum OpenRTBDecoder {
   }
 
   /// The Native object of a response, as params whose paths start `<place>native.`: the
-  /// value of `native` when it is wrapped, else `root` itself.
-  static func nativeObject(_ root: JSONRef, place: String) throws(InvalidField) -> Params {
+  /// value of `native` when it is wrapped, else `root` itself, whose paths start
+  /// `<place><bare>`.
+  static func nativeObject(_ root: JSONRef, place: String, bare: String = "native.")
+    throws(InvalidField) -> Params
+  {
     let outer = Params(root, prefix: place)
     if outer.raw(NativeResponseShape.link.name) == nil,
       outer.raw(NativeResponseShape.assets.name) == nil,
@@ -92,7 +95,7 @@ enum OpenRTBDecoder {
     {
       return wrapped
     }
-    return Params(root, prefix: place + "native.")
+    return Params(root, prefix: place + bare)
   }
 
   /// A 2.x bid response: one creative per bid, highest price first.
@@ -348,8 +351,8 @@ enum OpenRTBDecoder {
       guard let type else {
         throw InvalidField(
           i.path(I.type.name),
-          "is required: an embedded response's image is typed by the nativeRequest asset of its"
-            + " id, and none was given")
+          "is required: an untyped asset takes its type from the request asset of its id"
+            + " (nativeRequest), and there is none")
       }
       let url = try i(I.url)
       let isIcon = type == 1 || type == 2
@@ -389,8 +392,8 @@ enum OpenRTBDecoder {
       guard let type else {
         throw InvalidField(
           d.path(D.type.name),
-          "is required: an embedded response's data is typed by the nativeRequest asset of its"
-            + " id, and none was given")
+          "is required: an untyped asset takes its type from the request asset of its id"
+            + " (nativeRequest), and there is none")
       }
       let value = try d(D.value)
       let slot: NativeAssetKey?

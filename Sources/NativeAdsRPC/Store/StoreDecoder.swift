@@ -68,6 +68,7 @@ enum StoreDecoder {
   {
     typealias F = CreativeShape
     let id = try p(F.id)
+    if let rtb = p.raw(F.openrtb.name) { return try openRTBCreative(p, id: id, rtb) }
     let kind = try p(F.kind)
     let assets = try p(F.assets)
     let video = try p(F.video).map { v throws(InvalidField) in try videoMedia(v) }
@@ -137,6 +138,27 @@ enum StoreDecoder {
       deepLinks: try p(F.deepLinks) ?? [],
       landingPageURL: try p(F.landingPageURL),
       hasCustomClickAction: try p(F.customClickAction) ?? false,
+      targeting: try p(F.targeting).map { t throws(InvalidField) in try targeting(t) }
+        ?? Targeting(),
+      muteThisAdReasons: try p(F.muteThisAdReasons) ?? [])
+  }
+
+  /// A creative written as an OpenRTB Native 1.2 response (`openrtb`): its assets, links and
+  /// trackers from the response, the rest as for any creative.
+  private static func openRTBCreative(_ p: Params, id: String, _ rtb: JSONRef)
+    throws(InvalidField) -> Creative
+  {
+    typealias F = CreativeShape
+    for name in F.replacedByOpenRTB where p.raw(name) != nil {
+      throw InvalidField(p.path(name), "does not apply to a creative written in openrtb")
+    }
+    let place = p.path(F.openrtb.name)
+    guard rtb.kind == .object else { throw InvalidField(place, "must be an object") }
+    return try OpenRTBDecoder.creative(
+      try OpenRTBDecoder.nativeObject(rtb, place: place + ".", bare: ""), id: id,
+      eCPM: try p(F.eCPM) ?? 0, request: nil, indirect: try p(F.indirect) ?? false,
+      adChoices: try p(F.adChoices).map { a throws(InvalidField) in try adChoices(a) },
+      priority: try p(F.priority) ?? 0,
       targeting: try p(F.targeting).map { t throws(InvalidField) in try targeting(t) }
         ?? Targeting(),
       muteThisAdReasons: try p(F.muteThisAdReasons) ?? [])

@@ -164,14 +164,27 @@ enum CreativeShape {
   static let muteThisAdReasons = Field.stringArray("muteThisAdReasons")
   static let targeting = Field.object("targeting", TargetingShape.shape)
   static let video = Field.object("video", VideoShape.shape)
+  /// Read raw by ``StoreDecoder`` (the OpenRTB decoder checks it).
+  static let openrtb = Field.object(
+    "openrtb", .component("OpenRTBNativeResponse"),
+    summary:
+      "A system-defined native creative written as an OpenRTB Native 1.2 response (bare or"
+      + " {\"native\": ...}), in place of kind, assets, video, landingPageURL, deepLinks"
+      + " (docs/openrtb.md).")
+
+  /// The members an OpenRTB creative takes from its response instead.
+  static let replacedByOpenRTB: [StaticString] = [
+    kind.name, formatID.name, assets.name, video.name, landingPageURL.name, deepLinks.name,
+    customClickAction.name,
+  ]
 
   static let shape = WireShape(
     "Creative", keywords: [("allOf", kindRules)],
     [
-      id.member, description.member, kind.member, formatID.member.optional, assets.member,
-      priority.member, eCPM.member, landingPageURL.member, deepLinks.member,
-      customClickAction.member, indirect.member, adChoices.member, muteThisAdReasons.member,
-      targeting.member, video.member,
+      id.member, description.member, kind.member.optional, formatID.member.optional,
+      assets.member.optional, priority.member, eCPM.member, landingPageURL.member.optional,
+      deepLinks.member, customClickAction.member, indirect.member, adChoices.member,
+      muteThisAdReasons.member, targeting.member, video.member, openrtb.member,
     ])
 
   /// What each kind requires of `assets`, `formatID` and `video`.
@@ -188,7 +201,21 @@ enum CreativeShape {
     let customAsset = WireType.oneOf([
       .string(), .shape(ImageInputShape.shape), .shape(VideoShape.shape),
     ])
+    let openRTBRule: JSONValue = .object([
+      ("if", .object([("required", .array([.string(openrtb.name.description)]))])),
+      ("then", .object([("allOf", .array(replacedByOpenRTB.map { .object([forbids($0)]) }))])),
+      (
+        "else",
+        .object([
+          (
+            "required",
+            .array([kind.name, assets.name, landingPageURL.name].map { .string($0.description) })
+          )
+        ])
+      ),
+    ])
     return .array([
+      openRTBRule,
       when(
         .native,
         [
