@@ -1,5 +1,6 @@
 import HTTPTransport
 import JSONRPC
+import NativeAdsRPC
 import UVTransport
 
 /// One connection to `--http` (contract section 9), until it becomes a WebSocket: HTTP/1.1
@@ -12,6 +13,7 @@ import UVTransport
 /// - `GET /rpc` with `Upgrade: websocket`: the handshake, then the server makes the
 ///   connection a WebSocket session (``onUpgrade``).
 /// - `GET /`: the inspector page, embedded in the binary.
+/// - `POST /openrtb2/auction`: the mock OpenRTB bidder (``OpenRTBBidder``, docs/openrtb.md).
 /// - Every request is first checked against ``HostOriginPolicy``: `403` when a page of
 ///   another site, or a rebound name, sent it.
 ///
@@ -25,6 +27,8 @@ final class HTTPEndpoint {
   /// Runs work on the loop's next turn (``Server``'s `soon`): a deferred reply may come in the
   /// middle of another message's dispatch, and the next request must not be dispatched then.
   private let soon: (@escaping () -> Void) -> Void
+  /// Runs the mock bidder's auction of a bid request's body.
+  private let auction: ([UInt8]) -> OpenRTBBidder.Reply
   /// The handshake is answered: the server takes the connection over as a WebSocket, with
   /// the bytes that followed the request.
   var onUpgrade: ((HTTPEndpoint, [UInt8]) -> Void)?
@@ -43,8 +47,10 @@ final class HTTPEndpoint {
   init(
     connection: Connection, limits: HTTPLimits, policy: HostOriginPolicy,
     soon: @escaping (@escaping () -> Void) -> Void,
+    auction: @escaping ([UInt8]) -> OpenRTBBidder.Reply,
     makeRequestSession: @escaping () -> RPCSession
   ) {
+    self.auction = auction
     self.connection = connection
     self.parser = HTTPRequestParser(limits: limits)
     self.policy = policy
@@ -184,6 +190,24 @@ final class HTTPEndpoint {
         .text(
           405, "\(request.method) /rpc: use POST, or GET to open a WebSocket",
           headers: [("Allow", "GET, POST, OPTIONS")]), close: close)
+    case (Self.auctionPath, "POST"):
+      guard isJSON(request) else {
+        return respond(
+          .text(
+            415, "POST \(Self.auctionPath) takes an OpenRTB bid request as application/json",
+            headers: cors), close: close)
+      }
+      let reply = auction(request.body)
+      var headers = cors
+      if !reply.body.isEmpty { headers.append(("Content-Type", "application/json")) }
+      if let reasons = reply.noBidHeader { headers.append(("X-OpenRTB-No-Bid", reasons)) }
+      headers.append(("X-OpenRTB-Version", "2.6"))
+      respond(HTTPResponse(status: reply.status, headers: headers, body: reply.body), close: close)
+    case (Self.auctionPath, _):
+      respond(
+        .text(
+          405, "\(request.method) \(Self.auctionPath): the bidder takes POST",
+          headers: [("Allow", "POST")]), close: close)
     case ("/", "GET"), ("/", "HEAD"):
       respond(Inspector.page, close: close)
     case ("/", _):
@@ -193,7 +217,10 @@ final class HTTPEndpoint {
           headers: [("Allow", "GET, HEAD")]), close: close)
     default:
       respond(
-        .text(404, "no \(request.path) here: POST /rpc, GET /rpc (WebSocket), GET /"),
+        .text(
+          404,
+          "no \(request.path) here: POST /rpc, GET /rpc (WebSocket), GET /, POST \(Self.auctionPath)"
+        ),
         close: close)
     }
   }
@@ -204,11 +231,18 @@ final class HTTPEndpoint {
     return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")]
   }
 
-  private func post(_ request: HTTPRequest, cors: [(name: String, value: String)], close: Bool) {
-    let type = request.header("content-type")?.split(separator: ";").first.map {
+  /// The mock bidder's path.
+  static let auctionPath = "/openrtb2/auction"
+
+  /// Whether the request's body is declared JSON (`Content-Type: application/json`).
+  private func isJSON(_ request: HTTPRequest) -> Bool {
+    request.header("content-type")?.split(separator: ";").first.map {
       $0.trimmingCharacters().lowercased()
-    }
-    guard type == "application/json" else {
+    } == "application/json"
+  }
+
+  private func post(_ request: HTTPRequest, cors: [(name: String, value: String)], close: Bool) {
+    guard isJSON(request) else {
       return respond(
         .text(
           415, "POST /rpc takes a JSON-RPC message as Content-Type: application/json",

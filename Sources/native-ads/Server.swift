@@ -189,6 +189,9 @@ final class Server: ConnectionDelegate {
     let endpoint = HTTPEndpoint(
       connection: connection, limits: limits, policy: httpPolicy,
       soon: { [unowned self] work in soon(work) },
+      auction: { [unowned self] body in
+        OpenRTBBidder.auction(body, inventory: service.manager.inventory)
+      },
       makeRequestSession: { [unowned self] in
         requestSessionCount += 1
         let session = RPCSession(

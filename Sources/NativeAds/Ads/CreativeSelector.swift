@@ -66,6 +66,28 @@ enum CreativeSelector {
     return ranked
   }
 
+  /// Every creative of `unit` eligible for `request`, best first, ties in listing order (no
+  /// rotation: the same inventory always answers the same, as a deterministic bidder must).
+  static func ranked(of unit: AdUnit, for request: AdRequest, in inventory: Inventory)
+    -> [Creative]
+  {
+    let (listing, ranking) = inventory.ranking(of: unit)
+    let aspect = request.options.mediaAspectRatio
+    var out: [Creative] = []
+    for entry in ranking.entries where request.adTypes.contains(entry.kind) {
+      let creative = listing[Int(entry.position)].creative
+      if entry.kind == .customNative {
+        guard let id = creative.customFormatID, request.customNativeAdFormatIDs.contains(id)
+        else { continue }
+      }
+      guard aspect.accepts(ratio: entry.orientationRatio.isNaN ? nil : entry.orientationRatio),
+        !entry.hasTargeting || creative.targeting.matches(request)
+      else { continue }
+      out.append(creative)
+    }
+    return out
+  }
+
   /// A unit's listing in ranking order (highest priority, then highest eCPM; ties in listing
   /// order), with the tie groups marked and what eligibility reads of each creative: made
   /// once with the listing (``Inventory``) and kept with it, so that a load reads one

@@ -78,6 +78,14 @@ public final class Inventory {
   /// The ad unit with ID `id`.
   public func adUnit(_ id: String) -> AdUnit? { adUnits[id] }
 
+  /// The creatives of ad unit `unitID` eligible for `request` (its ad types, formats, media
+  /// orientation and targeting), best first (priority, then eCPM), ties in listing order:
+  /// decisioning without rotation. nil when there is no such unit.
+  public func rankedCreatives(ofUnit unitID: String, for request: AdRequest) -> [Creative]? {
+    guard let unit = adUnits[unitID] else { return nil }
+    return CreativeSelector.ranked(of: unit, for: request, in: self)
+  }
+
   // MARK: Listings
 
   /// The creatives a unit lists that the inventory stores, in listing order with their places

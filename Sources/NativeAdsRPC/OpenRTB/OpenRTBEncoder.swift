@@ -123,7 +123,7 @@ enum OpenRTBEncoder {
       guard let offered else { return true }
       return offered.contains { $0.event == t.event && $0.methods.contains(t.method) }
     }
-    if !events.isEmpty, offered == nil || !(offered ?? []).isEmpty {
+    if !events.isEmpty {
       members.append(
         (
           "eventtrackers",

@@ -1,0 +1,290 @@
+import JSONRPC
+import NativeAds
+
+/// The mock OpenRTB bidder of `POST /openrtb2/auction` (docs/openrtb.md): an OpenRTB 2.6 bid
+/// request in, a bid response out, each native impression filled from the store by the rules
+/// of a load, deterministically (the same store answers the same request the same way).
+public enum OpenRTBBidder {
+  /// What the HTTP endpoint answers.
+  public struct Reply: Sendable {
+    /// 200 with bids, 204 without, 400 for a request that is not a bid request.
+    public var status: Int
+    /// The JSON body (empty for 204).
+    public var body: [UInt8]
+    /// The `X-OpenRTB-No-Bid` header of a 204: `impid=nbr` for each impression.
+    public var noBidHeader: String?
+  }
+
+  /// The seat the bids are made for.
+  public static let seat = "native-ads"
+
+  /// Why an impression got no bid (`nbr`: OpenRTB's 2, then this bidder's 500+).
+  enum NoBid: Int {
+    case invalidRequest = 2
+    case unknownAdUnit = 500
+    case nothingMeetsTheRequest = 501
+    case belowFloor = 502
+    case notNative = 503
+  }
+
+  /// Runs the auction of bid request `body` against `inventory`.
+  public static func auction(_ body: [UInt8], inventory: Inventory) -> Reply {
+    let outcome: Result<Reply, BadRequest> = body.withUnsafeBytes { bytes in
+      do {
+        return try JSONParser().parse(bytes) { root in
+          do throws(BadRequest) {
+            return .success(try auction(root, inventory: inventory))
+          } catch {
+            return .failure(error)
+          }
+        }
+      } catch {
+        return .failure(BadRequest(id: nil, problem: "the body is not JSON (\(error))"))
+      }
+    }
+    switch outcome {
+    case .success(let reply): return reply
+    case .failure(let bad):
+      let response: JSONValue = .object([
+        ("id", .string(bad.id ?? "")), ("nbr", .int(NoBid.invalidRequest.rawValue)),
+        ("ext", .object([("error", .string(bad.problem))])),
+      ])
+      return Reply(status: 400, body: Array(response.jsonText.utf8), noBidHeader: nil)
+    }
+  }
+
+  struct BadRequest: Error {
+    var id: String?
+    var problem: String
+  }
+
+  private static func auction(_ root: JSONRef, inventory: Inventory) throws(BadRequest) -> Reply {
+    guard root.kind == .object else {
+      throw BadRequest(id: nil, problem: "the bid request must be a JSON object")
+    }
+    typealias F = BidRequestShape
+    let p = Params(root)
+    let id = try? p(F.id)
+    let imps: [Params]
+    let context: Params?
+    do throws(InvalidField) {
+      _ = try p(F.id)
+      imps = try p(F.imp)
+      for imp in imps { _ = try imp(F.Imp.id) }
+      let site = try p(F.site)
+      let app = try p(F.app)
+      context = site ?? app
+    } catch {
+      throw BadRequest(id: id, problem: "\(error.field) \(error.problem)")
+    }
+    let requestID = id ?? ""
+    var targeting = AdRequest(adUnitID: "")
+    if let context {
+      targeting.keywords =
+        ((try? context(F.Context.keywords)) ?? nil)?.split(separator: ",").map {
+          String($0.drop { $0 == " " })
+        } ?? []
+      targeting.contentURL = (try? context(F.Context.page)) ?? nil
+    }
+    var bids: [JSONValue] = []
+    var noBids: [(impid: String, nbr: NoBid, reason: String)] = []
+    for (index, imp) in imps.enumerated() {
+      let impID = (try? imp(F.Imp.id)) ?? ""
+      switch fill(imp, index: index, requestID: requestID, targeting: targeting, inventory) {
+      case .success(let bid): bids.append(bid)
+      case .failure(let noBid): noBids.append((impID, noBid.nbr, noBid.reason))
+      }
+    }
+    guard !bids.isEmpty else {
+      return Reply(
+        status: 204, body: [],
+        noBidHeader: noBids.map { "\($0.impid)=\($0.nbr.rawValue)" }.joined(separator: "; "))
+    }
+    var members: [(String, JSONValue)] = [
+      ("id", .string(requestID)), ("bidid", .string(requestID + "-" + seat)),
+      ("seatbid", .array([.object([("seat", .string(seat)), ("bid", .array(bids))])])),
+      ("cur", .string("USD")),
+    ]
+    if !noBids.isEmpty {
+      members.append(
+        (
+          "ext",
+          .object([
+            (
+              "noBid",
+              .array(
+                noBids.map {
+                  .object([
+                    ("impid", .string($0.impid)), ("nbr", .int($0.nbr.rawValue)),
+                    ("reason", .string($0.reason)),
+                  ])
+                })
+            )
+          ])
+        ))
+    }
+    return Reply(
+      status: 200, body: Array(JSONValue.object(members).jsonText.utf8), noBidHeader: nil)
+  }
+
+  struct Unfilled: Error {
+    var nbr: NoBid
+    var reason: String
+  }
+
+  /// The bid for impression `imp`, or why there is none.
+  private static func fill(
+    _ imp: Params, index: Int, requestID: String, targeting: AdRequest, _ inventory: Inventory
+  ) -> Result<JSONValue, Unfilled> {
+    typealias I = BidRequestShape.Imp
+    let impID = (try? imp(I.id)) ?? ""
+    let native: Params
+    let request: NativeRequest
+    do throws(InvalidField) {
+      guard let n = try imp(I.native) else {
+        return .failure(Unfilled(nbr: .notNative, reason: "imp[\(index)] has no native object"))
+      }
+      native = n
+      let name = BidRequestShape.Native.request.name
+      guard let raw = native.raw(name) else {
+        throw InvalidField(native.path(name), "is required")
+      }
+      request = try NativeRequest.read(raw, place: native.path(name))
+    } catch {
+      return .failure(Unfilled(nbr: .invalidRequest, reason: "\(error.field) \(error.problem)"))
+    }
+    let floor = ((try? imp(I.bidfloor)) ?? nil) ?? 0
+    let tagid = ((try? imp(I.tagid)) ?? nil) ?? ""
+    var wanted = targeting
+    wanted.adUnitID = tagid
+    guard let ranked = inventory.rankedCreatives(ofUnit: tagid, for: wanted) else {
+      return .failure(
+        Unfilled(
+          nbr: .unknownAdUnit,
+          reason: tagid.isEmpty
+            ? "imp[\(index)].tagid is required (the ad unit)" : "no ad unit \"\(tagid)\""))
+    }
+    var metBelowFloor = false
+    for creative in ranked {
+      guard let assets = answer(request, with: creative) else { continue }
+      guard creative.eCPM >= floor else {
+        metBelowFloor = true
+        continue
+      }
+      return .success(
+        bid(creative, assets: assets, request: request, impID: impID, requestID: requestID))
+    }
+    return .failure(
+      metBelowFloor
+        ? Unfilled(
+          nbr: .belowFloor,
+          reason:
+            "no creative of \"\(tagid)\" that meets the request reaches the floor of \(JSONWriter.format(floor))"
+        )
+        : Unfilled(
+          nbr: .nothingMeetsTheRequest,
+          reason: "no creative of \"\(tagid)\" meets every required asset"))
+  }
+
+  /// The assets `creative` answers `request` with, each under its request asset's id; nil
+  /// when it lacks a required one.
+  static func answer(_ request: NativeRequest, with creative: Creative) -> [JSONValue]? {
+    guard case .native(let a) = creative.content else { return nil }
+    var out: [JSONValue] = []
+    for asset in request.assets {
+      var member: (name: String, value: JSONValue, key: String)?
+      switch asset.kind {
+      case .title(let len):
+        member = (
+          "title", OpenRTBEncoder.title(cut(a.headline, to: len)), NativeAssetKey.headline.rawValue
+        )
+      case .image(let type, let w, let h, let wmin, let hmin):
+        let fits = { (i: AdImage) -> Bool in
+          let widthOK = wmin.map { i.width >= $0 } ?? w.map { i.width == $0 } ?? true
+          let heightOK = hmin.map { i.height >= $0 } ?? h.map { i.height == $0 } ?? true
+          return widthOK && heightOK
+        }
+        switch type ?? 3 {
+        case 1, 2:
+          if let icon = a.icon, fits(icon) {
+            member = ("img", OpenRTBEncoder.image(icon, type: 1), NativeAssetKey.icon.rawValue)
+          }
+        case 3:
+          if let i = a.images.firstIndex(where: fits) {
+            member = (
+              "img", OpenRTBEncoder.image(a.images[i], type: 3),
+              i == 0 ? NativeAssetKey.image.rawValue : "image.\(i + 1)"
+            )
+          }
+        default: break
+        }
+      case .video:
+        if creative.media.hasVideoContent {
+          let tag =
+            creative.tracking?.vastTag ?? OpenRTBEncoder.vastTag(duration: creative.media.duration)
+          member = (
+            "video", .object([("vasttag", .string(tag))]), NativeAssetKey.mediaView.rawValue
+          )
+        }
+      case .data(let type, let len):
+        if let (key, value) = dataValue(type: type, of: a) {
+          let text = len.map { cut(value, to: $0) } ?? value
+          member = ("data", OpenRTBEncoder.data(type: type, text), key)
+        }
+      }
+      guard let member else {
+        if asset.required { return nil }
+        continue
+      }
+      var members: [(String, JSONValue)] = [("id", .int(asset.id)), (member.name, member.value)]
+      if asset.required { members.insert(("required", .int(1)), at: 1) }
+      if let link = creative.tracking?.link(ofAsset: member.key) {
+        members.append(("link", OpenRTBEncoder.link(link)))
+      }
+      out.append(.object(members))
+    }
+    return out
+  }
+
+  /// The asset key and text a data type maps to, in assets `a`.
+  static func dataValue(type: Int, of a: NativeAssets) -> (String, String)? {
+    let place: (NativeAssetKey, String?)?
+    switch type {
+    case 1: place = (.advertiser, a.advertiser)
+    case 2: place = (.body, a.body)
+    case 3: place = (.starRating, a.starRating.map(JSONWriter.format))
+    case 6: place = (.price, a.price)
+    case 12: place = (.callToAction, a.callToAction)
+    default: place = nil
+    }
+    if let place {
+      return place.1.map { (place.0.rawValue, $0) }
+    }
+    let name = OpenRTBDecoder.extraDataNames[type] ?? "data\(type)"
+    return a.extraAssets.first { $0.key == name }.map { (name, $0.value) }
+  }
+
+  /// `text`, at most `length` characters long.
+  static func cut(_ text: String, to length: Int) -> String {
+    text.count <= length ? text : String(text.prefix(max(0, length)))
+  }
+
+  private static func bid(
+    _ creative: Creative, assets: [JSONValue], request: NativeRequest, impID: String,
+    requestID: String
+  ) -> JSONValue {
+    var native: [(String, JSONValue)] = [
+      ("ver", .string("1.2")), ("assets", .array(assets)),
+      ("link", OpenRTBEncoder.link(of: creative)),
+    ]
+    native += OpenRTBEncoder.trackers(creative.tracking, offered: request.eventTrackers ?? [])
+    if request.privacy, let privacy = creative.adChoices?.clickURL {
+      native.append(("privacy", .string(privacy)))
+    }
+    return .object([
+      ("id", .string("\(requestID)-\(impID)")), ("impid", .string(impID)),
+      ("price", .double(creative.eCPM)), ("adm", .string(JSONValue.object(native).jsonText)),
+      ("crid", .string(creative.id)),
+    ])
+  }
+}
