@@ -10,6 +10,8 @@ public enum SchemaFiles {
       ("openrpc.json", OpenRPCDocument.document(examples: OpenRPCExamples.byMethod).prettyText),
       ("native-ad.schema.json", nativeAd.prettyText),
       ("store.schema.json", store.prettyText),
+      ("openrtb-native-1.2-response.schema.json", openRTBResponse.prettyText),
+      ("openrtb-native-1.2-request.schema.json", openRTBRequest.prettyText),
     ]
     for format in inventory.formats.values.sorted(by: { $0.id < $1.id }) {
       files.append(("custom-format-\(format.id).schema.json", customFormat(format).prettyText))
@@ -45,6 +47,23 @@ public enum SchemaFiles {
 
   /// A custom format's ad and its assets (`formats.schema`): the ad object, plus
   /// `assets`, the values `stringForKey`/`imageForKey` give for each asset name.
+  /// What `loadAd`'s `adResponseString` reads (the Native object, bare; `{"native": ...}` and
+  /// bid responses around it are read too) and `exportAd` writes.
+  static var openRTBResponse: JSONValue {
+    standalone(
+      id: "openrtb-native-1.2-response.schema.json",
+      title: "OpenRTB Native 1.2 response, as native-ads reads and writes it",
+      root: .object([("allOf", .array([Schema.ref(NativeResponseShape.shape.name ?? "")]))]))
+  }
+
+  /// What the mock bidder and `loadAd`'s `nativeRequest` read.
+  static var openRTBRequest: JSONValue {
+    standalone(
+      id: "openrtb-native-1.2-request.schema.json",
+      title: "OpenRTB Native 1.2 request, as native-ads reads it",
+      root: .object([("allOf", .array([Schema.ref(NativeRequestShape.shape.name ?? "")]))]))
+  }
+
   public static func customFormat(_ format: CustomFormat) -> JSONValue {
     var properties: [(String, JSONValue)] = []
     for asset in format.assets {

@@ -24,7 +24,18 @@ enum WireSchemas {
       component(NativeAssetsShape.shape), component(CreativeShape.shape),
       component(MappedAdDecoder.shape), ("AdapterLoadParams", adapterLoadParams),
       ("AdapterNotificationParams", adapterNotificationParams),
-    ]
+    ] + openRTB
+  }
+
+  /// The OpenRTB objects read and written (docs/openrtb.md).
+  static var openRTB: [(String, JSONValue)] {
+    typealias R = NativeResponseShape
+    typealias Q = NativeRequestShape
+    return [
+      R.Title.shape, R.Image.shape, R.Data.shape, R.Video.shape, R.Link.shape,
+      R.EventTracker.shape, R.Asset.shape, R.Extension.shape, R.shape, Q.Title.shape,
+      Q.Image.shape, Q.Video.shape, Q.Data.shape, Q.Asset.shape, Q.EventTracker.shape, Q.shape,
+    ].map(component)
   }
 
   /// A named shape as a component.
