@@ -13,8 +13,8 @@ public struct AdLoadError: Error, Sendable {
   /// Set when the load filled but its ads could not be kept: the shared store (a fleet's
   /// Redis) was out of reach. The RPC layer answers `-32003` then, not a load error.
   public var unavailableStore: StoreUnavailable?
-  /// The place in what was answered that made it unusable (``GADErrorCode/receivedInvalidResponse``:
-  /// `native.assets[2].img.url`), when one is named.
+  /// The place in what was answered that made it unusable (``GADErrorCode/receivedInvalidResponse``),
+  /// as the decoder of the answer names it, when one is named.
   public var field: String?
 
   /// Creates a load error.

@@ -53,7 +53,18 @@ public enum SchemaFiles {
     standalone(
       id: "openrtb-native-1.2-response.schema.json",
       title: "OpenRTB Native 1.2 response, as native-ads reads and writes it",
-      root: .object([("allOf", .array([Schema.ref(NativeResponseShape.shape.name ?? "")]))]))
+      root: .object([
+        (
+          "anyOf",
+          .array([
+            Schema.ref(NativeResponseShape.shape.name ?? ""),
+            Schema.object(
+              [("native", Schema.ref(NativeResponseShape.shape.name ?? ""))],
+              required: ["native"], closed: false,
+              description: "The form before Native 1.1: the object as the value of native."),
+          ])
+        )
+      ]))
   }
 
   /// What the mock bidder and `loadAd`'s `nativeRequest` read.

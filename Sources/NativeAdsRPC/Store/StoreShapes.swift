@@ -191,7 +191,13 @@ enum CreativeShape {
   private static var kindRules: JSONValue {
     func when(_ kind: AdKind, _ then: [(String, JSONValue)]) -> JSONValue {
       .object([
-        ("if", .object([("properties", .object([("kind", Schema.constant(kind.rawValue))]))])),
+        (
+          "if",
+          .object([
+            ("properties", .object([("kind", Schema.constant(kind.rawValue))])),
+            ("required", .array([.string(Self.kind.name.description)])),
+          ])
+        ),
         ("then", .object(then)),
       ])
     }
