@@ -17,7 +17,25 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 BIN = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / ".build/debug/native-ads")
 NATIVE = "/21775744923/example/native"
 AD1, AD2, AD3, AD4 = "ad-1cc520-1", "ad-1cc520-2", "ad-1cc520-3", "ad-1cc520-4"
+AD5 = "ad-1cc520-5"
 LIGHT = {"disableImageLoading": True}
+# An OpenRTB Native 1.2 response, as a server hands one to an app (docs/openrtb.md).
+OPENRTB = {"native": {
+    "ver": "1.2",
+    "link": {"url": "exampleshop://product/42", "fallback": "https://shop.example.com/product/42",
+             "clicktrackers": ["https://tracker.example.com/click?ad=42"]},
+    "assets": [
+        {"id": 1, "title": {"text": "The 42 Shoe"}},
+        {"id": 2, "img": {"type": 1, "url": "https://shop.example.com/icon.png", "w": 128, "h": 128}},
+        {"id": 3, "img": {"type": 3, "url": "https://shop.example.com/shoe.png", "w": 1200, "h": 627}},
+        {"id": 4, "data": {"type": 2, "value": "Light, fast, and made to last."}},
+        {"id": 5, "data": {"type": 12, "value": "Shop now"}},
+        {"id": 6, "data": {"type": 1, "value": "Example Shop"}},
+    ],
+    "imptrackers": ["https://tracker.example.com/imp?ad=42"],
+    "eventtrackers": [{"event": 1, "method": 1, "url": "https://measure.example.com/pixel?ad=42"}],
+    "privacy": "https://shop.example.com/privacy",
+}}
 
 SCRIPT = [
     ("loadAd", "load a direct-sold native ad without image bytes",
@@ -67,6 +85,13 @@ SCRIPT = [
      {"kind": "creative", "id": "no-such-creative"}),
     ("mediation.registerAdapter", "answer the loads of an adapter class", {"adapterClassName": "ExampleNet"}),
     ("mediation.unregisterAdapter", "stop answering them", {"adapterClassName": "ExampleNet"}),
+    ("loadAd", "load an ad from an OpenRTB Native 1.2 ad response string",
+     {"adUnitID": "/6499/example/openrtb", "adResponseString": json.dumps(OPENRTB), "options": LIGHT}),
+    ("recordImpression", "an OpenRTB ad hands its impression trackers to the caller", {"adId": AD5}),
+    ("performClickOnAsset", "the deep link cannot be opened: the fallback, and the click trackers",
+     {"adId": AD5, "key": "callToAction"}),
+    ("exportAd", "export the backfill ad as an OpenRTB Native 1.2 response",
+     {"adId": AD2, "format": "openrtb-native-1.2"}),
 ]
 
 

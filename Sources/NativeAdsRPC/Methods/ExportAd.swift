@@ -49,6 +49,6 @@ enum ExportAd: ServiceMethod {
                 ? .success(ad) : .failure(.wrongAdKind(adId: adId, applies: .native))
             })
         }
-      }, write: { ad, w in w.value(OpenRTBEncoder.response(ad)) })
+      }, write: { ad, w in w.value(OpenRTBEncoder.response(ad.creative)) })
   }
 }

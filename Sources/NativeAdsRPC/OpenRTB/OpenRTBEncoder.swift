@@ -67,9 +67,8 @@ enum OpenRTBEncoder {
     return (out, untyped)
   }
 
-  /// `ad` as a Native 1.2 response object.
-  static func response(_ ad: NativeAd) -> JSONValue {
-    let creative = ad.creative
+  /// A native creative (a loaded ad's) as a Native 1.2 response object.
+  static func response(_ creative: Creative) -> JSONValue {
     let tracking = creative.tracking
     let (assets, untypedExtras) = assets(of: creative)
     var list: [JSONValue] = []

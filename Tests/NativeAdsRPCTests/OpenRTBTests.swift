@@ -1,0 +1,183 @@
+import JSONRPC
+import NativeAds
+import Testing
+
+@testable import NativeAdsRPC
+
+/// The OpenRTB layer on its own (docs/openrtb.md): value parsing, the decoder's places, the
+/// encoder's round trip, and the bidder's rules. The end-to-end suite covers the wire
+/// (Tests/EndToEnd/test_openrtb*.py).
+@Suite struct OpenRTBTests {
+  /// Decodes `json` (a Native response) as `loadAd` does.
+  private func decode(_ json: String, request: NativeRequest? = nil) -> AdResponse {
+    OpenRTBDecoder.adResponse(json, nativeRequest: request)
+  }
+
+  private func creatives(_ json: String) throws -> [Creative] {
+    guard case .creatives(let list) = decode(json).content else {
+      Issue.record("expected creatives from \(json): \(decode(json).content)")
+      return []
+    }
+    return list
+  }
+
+  private func problem(_ json: String) -> (field: String, problem: String)? {
+    guard case .invalid(let field, let problem) = decode(json).content else { return nil }
+    return (field, problem)
+  }
+
+  @Test func ratingsAreTheLeadingNumberFromZeroToFive() {
+    #expect(OpenRTBDecoder.rating("4.5") == 4.5)
+    #expect(OpenRTBDecoder.rating("3.4 stars out of 5") == 3.4)
+    #expect(OpenRTBDecoder.rating(" 5") == 5)
+    #expect(OpenRTBDecoder.rating("0") == 0)
+    #expect(OpenRTBDecoder.rating("5.1") == nil)
+    #expect(OpenRTBDecoder.rating("stars: 4") == nil)
+    #expect(OpenRTBDecoder.rating("") == nil)
+    #expect(OpenRTBDecoder.rating("4.5.1") == nil)
+  }
+
+  @Test func aVASTDurationIsReadFromItsFirstDurationElement() {
+    #expect(OpenRTBDecoder.vastDuration("<VAST><Duration>00:00:30</Duration></VAST>") == 30)
+    #expect(OpenRTBDecoder.vastDuration("<Duration> 00:01:02.500 </Duration>") == 62.5)
+    #expect(OpenRTBDecoder.vastDuration("<Duration>01:00:00.000</Duration>") == 3600)
+    #expect(OpenRTBDecoder.vastDuration("<VAST version='2.0'></VAST>") == nil)
+    #expect(OpenRTBDecoder.vastDuration("<Duration>30</Duration>") == nil)
+    #expect(OpenRTBDecoder.vastDuration("<Duration>00:00:00</Duration>") == nil)
+    #expect(OpenRTBDecoder.vastDuration("<Duration>00:00:10") == nil)
+  }
+
+  @Test func theEncodersVASTTagStatesTheDurationBack() {
+    for duration in [0.5, 15, 30.25, 61, 3599.999] {
+      #expect(
+        OpenRTBDecoder.vastDuration(OpenRTBEncoder.vastTag(duration: duration)) == duration)
+    }
+  }
+
+  @Test func trackersAreHandedOutOnceEachInOrder() {
+    let tracking = AdTracking(
+      impressionTrackers: ["https://a/imp", "https://b/imp", "https://a/imp"],
+      eventTrackers: [
+        .init(event: 1, method: 1, url: "https://b/imp"), .init(event: 1, method: 1, url: "https://c"),
+        .init(event: 1, method: 2, url: "https://js"), .init(event: 2, method: 1, url: "https://v"),
+        .init(event: 1, method: 1, url: nil),
+      ],
+      clickTrackers: ["https://main/click", "https://cta/click"],
+      assetLinks: [
+        .init(
+          assetKey: "callToAction",
+          link: .init(url: "https://cta", clickTrackers: ["https://cta/click", "https://own"]))
+      ])
+    #expect(tracking.impressionURLs == ["https://a/imp", "https://b/imp", "https://c"])
+    #expect(
+      tracking.clickURLs(assetKey: "callToAction")
+        == ["https://cta/click", "https://own", "https://main/click"])
+    #expect(tracking.clickURLs(assetKey: "headline") == ["https://main/click", "https://cta/click"])
+  }
+
+  @Test func aDeepLinkFallsBackToItsFallbackElseItself() {
+    #expect(AdTracking.Link(url: "app://x", fallback: "https://w").landingPageURL == "https://w")
+    #expect(AdTracking.Link(url: "app://x").landingPageURL == "app://x")
+    #expect(AdTracking.Link(url: "HTTPS://w", fallback: "https://other").isDeepLink == false)
+    #expect(AdTracking.Link(url: "https://w", fallback: "https://other").landingPageURL == "https://w")
+  }
+
+  @Test func problemsNameTheirPlaceFromTheNativeObject() {
+    let link = #""link":{"url":"https://x"}"#
+    #expect(problem(#"{"native":{"assets":[{"title":{"text":"t"}}]}}"#)?.field == "native.link")
+    #expect(
+      problem(#"{"native":{\#(link),"assets":[{"title":{"text":"t"}},{"img":{"type":3}}]}}"#)?
+        .field == "native.assets[1].img.url")
+    #expect(
+      problem(#"{\#(link),"assets":[{"title":{"text":"t"}},{"img":{"type":3}}]}"#)?.field
+        == "native.assets[1].img.url")
+    #expect(
+      problem(#"{\#(link),"assets":[{"img":{"type":3,"url":"u"}}]}"#)?.field == "native.assets")
+    #expect(
+      problem(#"{\#(link),"assets":[{"title":{"text":"t"},"data":{"type":2,"value":"v"}}]}"#)?
+        .field == "native.assets[0]")
+    #expect(
+      problem(#"{\#(link),"assets":[{"title":{"text":"t"}},{"data":{"value":"v"}}]}"#)?.field
+        == "native.assets[1].data.type")
+    #expect(problem(#"[1]"#)?.field == "adResponseString")
+    #expect(problem(#"{"#)?.field == "adResponseString")
+    let adm = #"{\"link\":{\"url\":\"https://x\"},\"assets\":[{\"img\":{\"type\":1}}]}"#
+    #expect(
+      problem(#"{"id":"r","seatbid":[{"bid":[{"price":1,"adm":"\#(adm)"}]}]}"#)?.field
+        == "seatbid[0].bid[0].adm.native.assets[0].img.url")
+  }
+
+  @Test func anUntypedAssetTakesTheTypeOfTheRequestAssetWithItsID() throws {
+    let request = NativeRequest(
+      assets: [
+        .init(id: 7, required: true, kind: .title(len: 90)),
+        .init(id: 8, required: true, kind: .image(type: 1, w: nil, h: nil, wmin: 60, hmin: 60)),
+        .init(id: 9, required: false, kind: .data(type: 1, len: 25)),
+      ], eventTrackers: nil, privacy: false)
+    let json =
+      #"{"link":{"url":"https://x"},"assets":[{"id":7,"title":{"text":"T"}},"#
+      + #"{"id":8,"img":{"url":"https://i"}},{"id":9,"data":{"value":"Brand"}}]}"#
+    guard case .creatives(let made) = decode(json, request: request).content else {
+      Issue.record("expected a creative: \(decode(json, request: request).content)")
+      return
+    }
+    let assets = try #require(made.first?.content.nativeAssets)
+    #expect(assets.icon?.url == "https://i")
+    #expect(assets.icon?.width == 60 && assets.icon?.height == 60)
+    #expect(assets.advertiser == "Brand")
+  }
+
+  @Test func whatTheEncoderWritesDecodesToTheSameAssets() throws {
+    let icon = AdImage(url: "https://i", width: 64, height: 64, mimeType: "image/png", data: [1])
+    let image = AdImage(url: "https://m", width: 1200, height: 627, mimeType: "image/png", data: [1])
+    let original = Creative(
+      id: "c", content: .native(
+        NativeAssets(
+          headline: "H", body: "B", callToAction: "Go", store: "Shop", price: "$1",
+          advertiser: "A", starRating: 4, icon: icon, images: [image, image],
+          extraAssets: [("likes", "12"), ("custom", "x"), ("data501", "y")])),
+      deepLinks: ["app://one", "app://two"], landingPageURL: "https://land",
+      tracking: AdTracking(impressionTrackers: ["https://imp"], clickTrackers: ["https://clk"]))
+    let json = OpenRTBEncoder.response(original).jsonText
+    let back = try #require(try creatives(json).first)
+    let a = try #require(original.content.nativeAssets)
+    let b = try #require(back.content.nativeAssets)
+    #expect(a.headline == b.headline && a.body == b.body && a.callToAction == b.callToAction)
+    #expect(a.store == b.store && a.price == b.price && a.advertiser == b.advertiser)
+    #expect(a.starRating == b.starRating)
+    #expect(b.icon.map { ($0.url, $0.width, $0.height) } ?? ("", 0, 0) == ("https://i", 64, 64))
+    #expect(b.images.map(\.url) == ["https://m", "https://m"])
+    #expect(
+      Dictionary(uniqueKeysWithValues: a.extraAssets.map { ($0.key, $0.value) })
+        == Dictionary(uniqueKeysWithValues: b.extraAssets.map { ($0.key, $0.value) }))
+    #expect(back.deepLinks == original.deepLinks)
+    #expect(back.landingPageURL == original.landingPageURL)
+    #expect(back.tracking?.impressionTrackers == ["https://imp"])
+    #expect(back.tracking?.clickTrackers == ["https://clk"])
+  }
+
+  @Test func theBidderCutsTextsAndMatchesImageSizes() throws {
+    #expect(OpenRTBBidder.cut("Hello there", to: 5) == "Hello")
+    #expect(OpenRTBBidder.cut("Hi", to: 5) == "Hi")
+    let icon = AdImage(url: "https://i", width: 100, height: 100, mimeType: "image/png", data: [1])
+    let creative = Creative(
+      id: "c", content: .native(NativeAssets(headline: "A long headline", icon: icon)),
+      landingPageURL: "https://x")
+    func request(_ kind: NativeRequest.Kind, required: Bool = true) -> NativeRequest {
+      NativeRequest(
+        assets: [.init(id: 1, required: required, kind: kind)], eventTrackers: nil, privacy: false)
+    }
+    let title = try #require(OpenRTBBidder.answer(request(.title(len: 6)), with: creative))
+    #expect(title.first?.jsonText.contains(#""text":"A long""#) == true)
+    let fits = request(.image(type: 1, w: nil, h: nil, wmin: 100, hmin: 50))
+    #expect(OpenRTBBidder.answer(fits, with: creative)?.count == 1)
+    let tooSmall = request(.image(type: 1, w: nil, h: nil, wmin: 101, hmin: 50))
+    #expect(OpenRTBBidder.answer(tooSmall, with: creative) == nil)
+    let exact = request(.image(type: 1, w: 100, h: 100, wmin: nil, hmin: nil))
+    #expect(OpenRTBBidder.answer(exact, with: creative)?.count == 1)
+    let notExact = request(.image(type: 1, w: 120, h: 100, wmin: nil, hmin: nil))
+    #expect(OpenRTBBidder.answer(notExact, with: creative) == nil)
+    let optional = request(.data(type: 2, len: nil), required: false)
+    #expect(OpenRTBBidder.answer(optional, with: creative)?.isEmpty == true)
+  }
+}
