@@ -58,7 +58,8 @@ import Testing
     let tracking = AdTracking(
       impressionTrackers: ["https://a/imp", "https://b/imp", "https://a/imp"],
       eventTrackers: [
-        .init(event: 1, method: 1, url: "https://b/imp"), .init(event: 1, method: 1, url: "https://c"),
+        .init(event: 1, method: 1, url: "https://b/imp"),
+        .init(event: 1, method: 1, url: "https://c"),
         .init(event: 1, method: 2, url: "https://js"), .init(event: 2, method: 1, url: "https://v"),
         .init(event: 1, method: 1, url: nil),
       ],
@@ -72,14 +73,16 @@ import Testing
     #expect(
       tracking.clickURLs(assetKey: "callToAction")
         == ["https://cta/click", "https://own", "https://main/click"])
-    #expect(tracking.clickURLs(assetKey: "headline") == ["https://main/click", "https://cta/click"])
+    #expect(
+      tracking.clickURLs(assetKey: "headline") == ["https://main/click", "https://cta/click"])
   }
 
   @Test func aDeepLinkFallsBackToItsFallbackElseItself() {
     #expect(AdTracking.Link(url: "app://x", fallback: "https://w").landingPageURL == "https://w")
     #expect(AdTracking.Link(url: "app://x").landingPageURL == "app://x")
     #expect(AdTracking.Link(url: "HTTPS://w", fallback: "https://other").isDeepLink == false)
-    #expect(AdTracking.Link(url: "https://w", fallback: "https://other").landingPageURL == "https://w")
+    #expect(
+      AdTracking.Link(url: "https://w", fallback: "https://other").landingPageURL == "https://w")
   }
 
   @Test func problemsNameTheirPlaceFromTheNativeObject() {
@@ -129,9 +132,11 @@ import Testing
 
   @Test func whatTheEncoderWritesDecodesToTheSameAssets() throws {
     let icon = AdImage(url: "https://i", width: 64, height: 64, mimeType: "image/png", data: [1])
-    let image = AdImage(url: "https://m", width: 1200, height: 627, mimeType: "image/png", data: [1])
+    let image = AdImage(
+      url: "https://m", width: 1200, height: 627, mimeType: "image/png", data: [1])
     let original = Creative(
-      id: "c", content: .native(
+      id: "c",
+      content: .native(
         NativeAssets(
           headline: "H", body: "B", callToAction: "Go", store: "Shop", price: "$1",
           advertiser: "A", starRating: 4, icon: icon, images: [image, image],
