@@ -9,6 +9,10 @@ import NativeAds
 public final class NativeAdsService: AdEventObserver {
   public let manager: AdManager
   public let dispatcher: Dispatcher
+  /// The most assets an ad response string may hold, every bid's together
+  /// (`--max-response-assets`): each is decoded, and its image drawn, on the loop.
+  public var maxResponseAssets = NativeAdsService.defaultMaxResponseAssets
+  public static let defaultMaxResponseAssets = OpenRTBDecoder.defaultMaximumAssets
   let creativeJSON = CreativeJSONCache()
   private var sessions: [UInt64: RPCSession] = [:]
   /// Connections that called `inspector.watch`, told of everything the service does. While

@@ -31,6 +31,8 @@ struct Options {
   /// `--max-store-item-bytes N`: the largest item of a store file.
   var maxStoreItemBytes = StoreLoadOptions.defaultMaximumItemBytes
   var maxEvents = 100_000
+  /// `--max-response-assets N`: the most assets an ad response string may hold.
+  var maxResponseAssets = NativeAdsService.defaultMaxResponseAssets
   var mediationDeadlineMilliseconds: UInt64 = 10_000
   /// `--write-schemas DIR`: write the generated `schemas/` files and exit.
   var writeSchemasTo: String?
@@ -97,6 +99,8 @@ struct Options {
                                  (default 16777216); the file is read in chunks, one item
                                  at a time.
       --max-events N             Events kept in the log for getEvents (default 100000).
+      --max-response-assets N    Most assets an ad response string (loadAd adResponseString)
+                                 may hold, every bid's together (default 32).
       --mediation-deadline-ms N  Longest a waterfall load may take (default 10000); units
                                  may set their own (deadlineMs).
 
@@ -224,6 +228,7 @@ struct Options {
       case "--store": o.storeFile = try value(arg)
       case "--with-builtin": o.withBuiltIn = true
       case "--max-store-item-bytes": o.maxStoreItemBytes = try positive(arg)
+      case "--max-response-assets": o.maxResponseAssets = try positive(arg)
       case "--write-schemas": o.writeSchemasTo = try value(arg)
       case "--max-events":
         o.maxEvents = try positive(arg)

@@ -56,6 +56,7 @@ func serve(_ options: Options, log: Log) -> Int32 {
     let dispatcher = Dispatcher(limits: options.rpc)
     let service = NativeAdsService(manager: manager, dispatcher: dispatcher)
     service.replica = replica
+    service.maxResponseAssets = options.maxResponseAssets
     let started = Server(
       eventLoop: eventLoop, dispatcher: dispatcher, service: service, options: options, log: log,
       sessionIDBase: sessionIDBase)

@@ -1489,3 +1489,50 @@ def test_exports_validate_against_the_response_schema(rconn):
 
 def test_the_openrtb_store_validates_against_the_store_schema():
     assert_valid(schema_validator("store.schema.json"), openrtb_store(), "the OpenRTB store")
+
+
+# ------------------------------------------------------------------------------------------
+# The limit on what one response string may hold (--max-response-assets)
+
+
+def many_assets(n: int, title: str = "many") -> dict:
+    return {"link": {"url": "https://example.com/"},
+            "assets": [{"id": 1, "title": {"text": title}}]
+            + [{"id": i + 2, "data": {"type": 10, "value": f"extra {i}"}} for i in range(n - 1)]}
+
+
+def test_a_response_string_holds_at_most_the_default_number_of_assets(rconn):
+    assert rs_one(rconn, many_assets(32))["extraAssets"]["desc2.31"] == "extra 30"
+    assert_invalid_response(rs_error(rconn, many_assets(33)), "native.assets",
+                            contains="at most 32 in all")
+
+
+@pytest.fixture(scope="module")
+def small_limit_server(tmp_path_factory):
+    srv = start_private(str(tmp_path_factory.mktemp("openrtb-limit")), args=["--max-response-assets", "3"])
+    yield srv
+    srv.stop()
+
+
+def test_the_asset_limit_is_configurable_and_counts_every_bid(small_limit_server):
+    c = small_limit_server.stdio
+    assert rs_one(c, many_assets(3))["headline"] == "many"
+    assert_invalid_response(rs_error(c, many_assets(4)), "native.assets", contains="at most 3 in all")
+    two_bids = {"id": "r", "seatbid": [{"seat": "s", "bid": [
+        {"id": "1", "price": 1, "adm": json.dumps(many_assets(2, "first"))},
+        {"id": "2", "price": 2, "adm": json.dumps(many_assets(2, "second"))}]}]}
+    assert_invalid_response(rs_error(c, two_bids), "seatbid[0].bid[1].adm.native.assets",
+                            contains="at most 3 in all")
+    one_each = {"id": "r", "seatbid": [{"seat": "s", "bid": [
+        {"id": "1", "price": 1, "adm": json.dumps(many_assets(1, "first"))},
+        {"id": "2", "price": 2, "adm": json.dumps(many_assets(2, "second"))}]}]}
+    assert [a["headline"] for a in rs_load(c, one_each, options={"numberOfAds": 2})["ads"]] == ["second", "first"]
+
+
+def test_the_asset_limit_must_be_a_positive_integer(tmp_path):
+    from e2e_support import BIN
+    import subprocess
+    for bad in ("0", "-1", "many"):
+        done = subprocess.run([BIN, "--max-response-assets", bad], stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=30)
+        assert done.returncode != 0 and b"--max-response-assets" in done.stderr, done

@@ -105,6 +105,11 @@ enum ReportVisibility: ServiceMethod {
           [
             Field.boolean("impressionRecorded").member,
             WireMember(name: "reason", type: .cases(of: NotRecordedReason.self), required: false),
+            WireMember(
+              name: "trackingURLs", type: .array(.string()), required: false,
+              summary:
+                "The impression trackers the caller fetches, for an ad that came from OpenRTB"
+                + " (empty when nothing was recorded); absent for other ads."),
           ])), errors: DocumentedError.adErrors + [.wrongAdKind])
   }
 

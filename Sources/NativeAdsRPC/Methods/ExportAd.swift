@@ -49,6 +49,11 @@ enum ExportAd: ServiceMethod {
                 ? .success(ad) : .failure(.wrongAdKind(adId: adId, applies: .native))
             })
         }
-      }, write: { ad, w in w.value(OpenRTBEncoder.response(ad.creative)) })
+      },
+      write: { ad, w in
+        w.value(
+          OpenRTBEncoder.response(
+            ad.creative, multipleImages: ad.options.shouldRequestMultipleImages))
+      })
   }
 }

@@ -144,7 +144,8 @@ enum LoadAd: ServiceMethod {
     // An ad response string is read here: what cannot be mapped fails the load (1013, with
     // response info), not the params.
     let response = params.responseString.map {
-      OpenRTBDecoder.adResponse($0, nativeRequest: params.nativeRequest)
+      OpenRTBDecoder.adResponse(
+        $0, nativeRequest: params.nativeRequest, maximumAssets: context.service.maxResponseAssets)
     }
     // Units without a waterfall answer at once; a waterfall may wait on adapters and timers,
     // and then the reply is deferred (the loop keeps serving everyone meanwhile) and the

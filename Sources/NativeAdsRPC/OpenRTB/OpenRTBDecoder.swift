@@ -25,14 +25,31 @@ enum OpenRTBDecoder {
   // MARK: Response strings
 
   /// Decodes `text`, an ad response string, for a load of at most `count` ads.
-  static func adResponse(_ text: String, nativeRequest: NativeRequest?) -> AdResponse {
+  /// The most assets an ad response string may hold, bids included, by default
+  /// (`--max-response-assets`): each is decoded, and its image drawn, on the loop.
+  static let defaultMaximumAssets = 32
+
+  /// How many more assets the response being decoded may hold.
+  final class AssetBudget {
+    let maximum: Int
+    var remaining: Int
+    init(_ maximum: Int) {
+      self.maximum = maximum
+      remaining = maximum
+    }
+  }
+
+  static func adResponse(
+    _ text: String, nativeRequest: NativeRequest?, maximumAssets: Int = defaultMaximumAssets
+  ) -> AdResponse {
+    let budget = AssetBudget(maximumAssets)
     var text = text
     let decoded: Result<(creatives: [Creative], seat: String?), Failure> = text.withUTF8 {
       bytes in
       do {
         return try JSONParser().parse(UnsafeRawBufferPointer(bytes)) { root in
           do throws(Failure) {
-            return .success(try response(root, nativeRequest: nativeRequest))
+            return .success(try response(root, nativeRequest: nativeRequest, budget: budget))
           } catch {
             return .failure(error)
           }
@@ -62,7 +79,9 @@ enum OpenRTBDecoder {
     case noBid(String, seat: String?)
   }
 
-  private static func response(_ root: JSONRef, nativeRequest: NativeRequest?) throws(Failure)
+  private static func response(
+    _ root: JSONRef, nativeRequest: NativeRequest?, budget: AssetBudget
+  ) throws(Failure)
     -> (creatives: [Creative], seat: String?)
   {
     guard root.kind == .object else {
@@ -70,12 +89,12 @@ enum OpenRTBDecoder {
     }
     let top = Params(root)
     if top.raw(BidResponseShape.seatbid.name) != nil || top.raw(BidResponseShape.nbr.name) != nil {
-      return try bidResponse(top, nativeRequest: nativeRequest)
+      return try bidResponse(top, nativeRequest: nativeRequest, budget: budget)
     }
     do throws(InvalidField) {
       let native = try nativeObject(root, place: "")
       let creative = try self.creative(
-        native, id: "openrtb", eCPM: 0, request: nativeRequest, indirect: true)
+        native, id: "openrtb", eCPM: 0, request: nativeRequest, indirect: true, budget: budget)
       return ([creative], nil)
     } catch {
       throw .invalid(error)
@@ -99,7 +118,9 @@ enum OpenRTBDecoder {
   }
 
   /// A 2.x bid response: one creative per bid, highest price first.
-  private static func bidResponse(_ top: Params, nativeRequest: NativeRequest?) throws(Failure)
+  private static func bidResponse(
+    _ top: Params, nativeRequest: NativeRequest?, budget: AssetBudget
+  ) throws(Failure)
     -> (creatives: [Creative], seat: String?)
   {
     typealias F = BidResponseShape
@@ -114,7 +135,8 @@ enum OpenRTBDecoder {
           let bidID = try bid(F.Bid.id)
           let id = crid ?? bidID ?? "openrtb-\(bids.count + 1)"
           let creative = try admCreative(
-            bid, id: id, eCPM: min(price, Creative.eCPMRange.upperBound), request: nativeRequest)
+            bid, id: id, eCPM: min(price, Creative.eCPMRange.upperBound), request: nativeRequest,
+            budget: budget)
           bids.append((creative, price, name))
         }
       }
@@ -136,7 +158,7 @@ enum OpenRTBDecoder {
 
   /// The creative of a bid's `adm`: a JSON string holding the Native response, or the object.
   private static func admCreative(
-    _ bid: Params, id: String, eCPM: Double, request: NativeRequest?
+    _ bid: Params, id: String, eCPM: Double, request: NativeRequest?, budget: AssetBudget
   ) throws(InvalidField) -> Creative {
     let name = BidResponseShape.Bid.adm.name
     let place = bid.path(name)
@@ -145,7 +167,7 @@ enum OpenRTBDecoder {
     case .object:
       return try creative(
         try nativeObject(adm, place: place + "."), id: id, eCPM: eCPM, request: request,
-        indirect: true)
+        indirect: true, budget: budget)
     case .string:
       var text = adm.stringValue ?? ""
       let made: Result<Creative, InvalidField> = text.withUTF8 { bytes in
@@ -158,7 +180,7 @@ enum OpenRTBDecoder {
               return .success(
                 try creative(
                   try nativeObject(root, place: place + "."), id: id, eCPM: eCPM,
-                  request: request, indirect: true))
+                  request: request, indirect: true, budget: budget))
             } catch {
               return .failure(error)
             }
@@ -176,13 +198,14 @@ enum OpenRTBDecoder {
   // MARK: Native responses
 
   /// The creative a Native response object describes (`n`, checked here against its shape).
-  /// `request` types the assets that say no type; `indirect` makes it a programmatic ad with
+  /// `request` types the assets that say no type; `budget` is an ad response string's (nil
+  /// for a store creative, whose assets must then be typed); `indirect` makes it a programmatic ad with
   /// AdChoices (response strings), else `adChoices` is used when given or the response has a
   /// `privacy` URL.
   static func creative(
     _ n: Params, id: String, eCPM: Double, request: NativeRequest?, indirect: Bool,
     adChoices given: AdChoicesInfo? = nil, priority: Int = 0, targeting: Targeting = Targeting(),
-    muteThisAdReasons: [String] = []
+    muteThisAdReasons: [String] = [], budget: AssetBudget? = nil
   ) throws(InvalidField) -> Creative {
     typealias F = NativeResponseShape
     try F.shape.check(n)
@@ -196,7 +219,21 @@ enum OpenRTBDecoder {
         never
           ? "is required: assetsurl and dcourl are never fetched" : "must hold at least one asset")
     }
-    var mapped = MappedAssets(colorKey: id)
+    if let budget {
+      budget.remaining -= assetList.count
+      if budget.remaining < 0 {
+        throw InvalidField(
+          n.path(F.assets.name),
+          "holds more assets than an ad response string may: at most \(budget.maximum) in all"
+            + " (--max-response-assets)")
+      }
+    }
+    var mapped = MappedAssets(
+      colorKey: id,
+      untypedHint: budget == nil
+        ? "is required: a store creative's assets must say their type"
+        : "is required: an untyped asset takes its type from the request asset of its id"
+          + " (give loadAd the nativeRequest), and there is none")
     for (index, a) in assetList.enumerated() {
       try mapped.add(a, index: index, place: n.path(F.assets.name), request: request)
     }
@@ -273,7 +310,13 @@ enum OpenRTBDecoder {
     /// How many values each place has had (for `<key>.2`...).
     private var counts: [String: Int] = [:]
 
-    init(colorKey: String) { self.colorKey = colorKey }
+    /// What an untyped asset's problem says: where its type could come from.
+    let untypedHint: String
+
+    init(colorKey: String, untypedHint: String) {
+      self.colorKey = colorKey
+      self.untypedHint = untypedHint
+    }
 
     /// The key the next value of place `key` goes under: `key` the first time, then
     /// `key.2`, `key.3`... (kept in `extraAssets`).
@@ -341,7 +384,8 @@ enum OpenRTBDecoder {
       var type = try i(I.type)
       var size: (w: Int?, h: Int?) = (try i(I.w), try i(I.h))
       if case .image(let t, let w, let h, let wmin, let hmin)? = requested?.kind {
-        type = type ?? t
+        // A request image without a type is a main image (as the bidder reads it).
+        type = type ?? t ?? 3
         size = (size.w ?? w ?? wmin, size.h ?? h ?? hmin)
       } else if requested != nil {
         throw InvalidField(
@@ -351,8 +395,7 @@ enum OpenRTBDecoder {
       guard let type else {
         throw InvalidField(
           i.path(I.type.name),
-          "is required: an untyped asset takes its type from the request asset of its id"
-            + " (nativeRequest), and there is none")
+          untypedHint)
       }
       let url = try i(I.url)
       let isIcon = type == 1 || type == 2
@@ -392,8 +435,7 @@ enum OpenRTBDecoder {
       guard let type else {
         throw InvalidField(
           d.path(D.type.name),
-          "is required: an untyped asset takes its type from the request asset of its id"
-            + " (nativeRequest), and there is none")
+          untypedHint)
       }
       let value = try d(D.value)
       let slot: NativeAssetKey?

@@ -18,7 +18,7 @@ enum OpenRTBEncoder {
   /// The assets of `creative`'s native assets, in the export's order: the title, the icon,
   /// each image, the video, then the data (the native places, then the extra assets that have
   /// an IAB type). The extra assets without one are returned apart, for `ext`.
-  static func assets(of creative: Creative)
+  static func assets(of creative: Creative, multipleImages: Bool = true)
     -> (assets: [Asset], untypedExtras: [(key: String, value: String)])
   {
     guard case .native(let a) = creative.content else { return ([], []) }
@@ -29,7 +29,7 @@ enum OpenRTBEncoder {
       out.append(
         Asset(key: NativeAssetKey.icon.rawValue, member: "img", value: image(icon, type: 1)))
     }
-    for (i, picture) in a.images.enumerated() {
+    for (i, picture) in a.images.prefix(multipleImages ? a.images.count : 1).enumerated() {
       out.append(
         Asset(
           key: i == 0 ? NativeAssetKey.image.rawValue : "image.\(i + 1)", member: "img",
@@ -67,10 +67,11 @@ enum OpenRTBEncoder {
     return (out, untyped)
   }
 
-  /// A native creative (a loaded ad's) as a Native 1.2 response object.
-  static func response(_ creative: Creative) -> JSONValue {
+  /// A native creative as a Native 1.2 response object: with `multipleImages` false (an ad
+  /// loaded without `shouldRequestMultipleImages`), only its first image, as the ad shows.
+  static func response(_ creative: Creative, multipleImages: Bool = true) -> JSONValue {
     let tracking = creative.tracking
-    let (assets, untypedExtras) = assets(of: creative)
+    let (assets, untypedExtras) = assets(of: creative, multipleImages: multipleImages)
     var list: [JSONValue] = []
     for (i, asset) in assets.enumerated() {
       var members: [(String, JSONValue)] = [("id", .int(i + 1)), (asset.member, asset.value)]
