@@ -119,6 +119,7 @@ def test_error_classes_by_code() -> None:
         1008: native_ads.MediationAdapterError,
         1011: native_ads.AdInternalError,
         1012: native_ads.InvalidArgumentError,
+        1013: native_ads.ReceivedInvalidResponseError,
         1099: native_ads.AdLoadError,
         2001: native_ads.AdNotFound,
         2002: native_ads.AssetNotFound,
@@ -132,6 +133,27 @@ def test_error_classes_by_code() -> None:
         assert type(e) is cls, code
         assert (e.code, e.message, e.data, e.method) == (code, "m", {"field": "f"}, "loadAd")
     assert native_ads.error_for({"code": 1005, "message": "t", "data": {"gadErrorCode": 5}}).gad_error_code == 5  # type: ignore[attr-defined]
+    invalid = native_ads.error_for(
+        {
+            "code": 1013,
+            "message": "Invalid ad response: native.link is required",
+            "data": {
+                "gadErrorCode": 13,
+                "name": "receivedInvalidResponse",
+                "field": "native.link",
+                "responseInfo": {
+                    "responseIdentifier": "r",
+                    "loadedAdNetworkResponseInfo": None,
+                    "adNetworkInfoArray": [],
+                },
+            },
+        },
+        "loadAd",
+    )
+    assert isinstance(invalid, native_ads.AdLoadError) and isinstance(invalid, native_ads.ReceivedInvalidResponseError)
+    assert (invalid.gad_error_code, invalid.name, invalid.field) == (13, "receivedInvalidResponse", "native.link")
+    assert invalid.response_info is not None and invalid.response_info["responseIdentifier"] == "r"
+    assert native_ads.error_for({"code": 1001, "message": "m", "data": {}}).field is None  # type: ignore[attr-defined]
     adapter_error = native_ads.AdapterError(3, "no fill", network_error=True, domain="com.acme")
     assert adapter_error.to_error() == {
         "code": 3,

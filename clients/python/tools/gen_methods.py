@@ -51,7 +51,11 @@ METHODS: list[M] = [
         "loadAd",
         "LoadAdResult",
         "Loads 1 to ``options['numberOfAds']`` ads from an ad unit.\n\n"
-        "Raises :class:`AdLoadError` (``1000 + GADErrorCode``) when nothing loads.",
+        'With ``ad_response_string`` (an OpenRTB Native 1.2 response, bare or ``{"native": ...}``, or an\n'
+        "OpenRTB 2.x bid response), the ads are that response's (``ad_unit_id`` names what it is for);\n"
+        "``native_request`` (the Native 1.2 request, an object or its JSON) types its untyped assets.\n\n"
+        "Raises :class:`AdLoadError` (``1000 + GADErrorCode``) when nothing loads; a response string\n"
+        "that cannot be mapped raises :class:`ReceivedInvalidResponseError` (1013, ``field`` the place).",
         [
             P("ad_unit_id", "adUnitID", "str"),
             P("ad_types", "adTypes", "Sequence[AdKind] | None", "None", True, "list(v)"),
@@ -65,6 +69,8 @@ METHODS: list[M] = [
             ),
             P("options", "options", "AdLoaderOptions | None", "None", True),
             P("request", "request", "AdRequestOptions | None", "None", True),
+            P("ad_response_string", "adResponseString", "str | None", "None", True),
+            P("native_request", "nativeRequest", "OpenRTBNativeRequest | str | None", "None", True),
         ],
     ),
     M(
@@ -98,6 +104,15 @@ METHODS: list[M] = [
         "ImpressionResult",
         "Records the ad's impression (once: later calls answer ``recorded`` false).",
         [ad_id()],
+    ),
+    M(
+        "export_ad",
+        "exportAd",
+        "OpenRTBNativeResponse",
+        "A loaded system-defined native ad as an OpenRTB Native 1.2 response object (every asset typed,\n"
+        "so ``load_ad(unit, ad_response_string=json.dumps(...))`` loads it back).\n\n"
+        "Raises :class:`WrongAdKind` (2003) for a custom native ad.",
+        [ad_id(), P("format", "format", "ExportFormat", '"openrtb-native-1.2"')],
     ),
     M(
         "set_custom_click_handler",
@@ -282,12 +297,15 @@ TYPES = [
     "CustomClickHandlerResult",
     "DefineFormatResult",
     "EventsResult",
+    "ExportFormat",
     "Format",
     "FullScreenEventName",
     "Image",
     "ImpressionResult",
     "LoadAdResult",
     "MuteResult",
+    "OpenRTBNativeRequest",
+    "OpenRTBNativeResponse",
     "PutAdUnitResult",
     "PutCreativeResult",
     "RegisterAdViewResult",

@@ -1,5 +1,5 @@
 import { type Framing } from "./framing.js";
-import type { AbortSignalLike, AdapterFullScreenEvent, AdapterLoad, AdapterReportResult, AdapterVideoEvent, AdUnit, AdViewAssets, ClickResult, ClientEventMap, Creative, DefineFormatResult, Format, GetEventsParams, GetEventsResult, Image, JsonObject, LoadAdParams, LoadAdResult, MappedAd, MuteThisAdResult, OpenRpcDocument, PerformClickOptions, PutAdUnitResult, PutCreativeResult, RecordImpressionResult, RegisterAdapterResult, RegisterAdViewResult, ReleaseAdResult, ReportScreenDismissedResult, ReportVisibilityResult, RequestId, SetCustomClickHandlerResult, StoreItemKind, StoreListResult, InspectorSnapshot, StoreRemoveResult, UnregisterAdapterResult, UnregisterAdViewResult, VideoAction, VideoControlResult, VideoState } from "./types.js";
+import type { AbortSignalLike, AdapterFullScreenEvent, AdapterLoad, AdapterReportResult, AdapterVideoEvent, AdUnit, AdViewAssets, ClickResult, ClientEventMap, Creative, DefineFormatResult, ExportFormat, Format, GetEventsParams, GetEventsResult, Image, JsonObject, LoadAdParams, LoadAdResult, MappedAd, MuteThisAdResult, OpenRpcDocument, OpenRTBNativeResponse, PerformClickOptions, PutAdUnitResult, PutCreativeResult, RecordImpressionResult, RegisterAdapterResult, RegisterAdViewResult, ReleaseAdResult, ReportScreenDismissedResult, ReportVisibilityResult, RequestId, SetCustomClickHandlerResult, StoreItemKind, StoreListResult, InspectorSnapshot, StoreRemoveResult, UnregisterAdapterResult, UnregisterAdViewResult, VideoAction, VideoControlResult, VideoState } from "./types.js";
 /** Per-request options: the last argument of every method. */
 export interface RequestOptions {
     /**
@@ -182,8 +182,14 @@ export declare class NativeAdsClient {
      */
     waitFor<K extends keyof ClientEventMap>(name: K, predicate?: (payload: ClientEventMap[K]) => boolean, timeoutMs?: number): Promise<ClientEventMap[K]>;
     waitFor(name: string, predicate?: (payload: any) => boolean, timeoutMs?: number): Promise<any>;
-    /** Loads 1 to `numberOfAds` ads. Rejects with {@link AdLoadError} (1000–1999). */
+    /** Loads 1 to `numberOfAds` ads (from the store, or from an OpenRTB `adResponseString`).
+     * Rejects with {@link AdLoadError} (1000–1999; 1013 with `field` for a response string that
+     * cannot be mapped). */
     loadAd(params: LoadAdParams, options?: RequestOptions): Promise<LoadAdResult>;
+    /** A loaded system-defined native ad as an OpenRTB Native 1.2 response object (every asset
+     * typed, so that `loadAd({adUnitID, adResponseString: JSON.stringify(it)})` loads it back).
+     * Rejects with an {@link AdObjectError} 2003 (`wrongAdKind`) for a custom native ad. */
+    exportAd(adId: string, format?: ExportFormat, options?: RequestOptions): Promise<OpenRTBNativeResponse>;
     /** A text asset, or null when the ad has no such text asset. */
     stringForKey(adId: string, key: string, options?: RequestOptions): Promise<string | null>;
     /** An image asset (`icon`, `image`, a custom format's image asset, `_adChoices`), or null. */

@@ -318,9 +318,17 @@ export class NativeAdsClient {
     }
     // -------------------------------------------------------------------------------------------
     // The ad loader and ads (contract section 4)
-    /** Loads 1 to `numberOfAds` ads. Rejects with {@link AdLoadError} (1000–1999). */
+    /** Loads 1 to `numberOfAds` ads (from the store, or from an OpenRTB `adResponseString`).
+     * Rejects with {@link AdLoadError} (1000–1999; 1013 with `field` for a response string that
+     * cannot be mapped). */
     loadAd(params, options) {
         return this.request("loadAd", params, options);
+    }
+    /** A loaded system-defined native ad as an OpenRTB Native 1.2 response object (every asset
+     * typed, so that `loadAd({adUnitID, adResponseString: JSON.stringify(it)})` loads it back).
+     * Rejects with an {@link AdObjectError} 2003 (`wrongAdKind`) for a custom native ad. */
+    exportAd(adId, format = "openrtb-native-1.2", options) {
+        return this.request("exportAd", { adId, format }, options);
     }
     /** A text asset, or null when the ad has no such text asset. */
     stringForKey(adId, key, options) {

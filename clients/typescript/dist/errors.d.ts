@@ -40,6 +40,8 @@ export declare const ErrorCodes: {
     readonly loadMediationAdapterError: 1008;
     readonly loadInternalError: 1011;
     readonly loadInvalidArgument: 1012;
+    /** An `adResponseString` that cannot be mapped (`AdLoadError.field` names the place). */
+    readonly loadReceivedInvalidResponse: 1013;
     readonly adNotFound: 2001;
     readonly assetNotFound: 2002;
     readonly wrongAdKind: 2003;
@@ -72,6 +74,10 @@ export declare class AdLoadError extends NativeAdsError {
     readonly errorName: string;
     /** The response info of the failed load: every ad source tried, with its error. */
     readonly responseInfo: ResponseInfo | undefined;
+    /** `data.field`: the place that is wrong, when the server names one (1013
+     * `receivedInvalidResponse`: `native.assets[2].img.url`, `seatbid[0].bid[1].adm.native.link.url`,
+     * `adResponseString` itself). */
+    readonly field: string | undefined;
     constructor(code: number, message: string, data?: unknown, options?: {
         method?: string;
     });

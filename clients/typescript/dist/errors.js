@@ -24,6 +24,8 @@ export const ErrorCodes = {
     loadMediationAdapterError: 1008,
     loadInternalError: 1011,
     loadInvalidArgument: 1012,
+    /** An `adResponseString` that cannot be mapped (`AdLoadError.field` names the place). */
+    loadReceivedInvalidResponse: 1013,
     // Errors about an ad object
     adNotFound: 2001,
     assetNotFound: 2002,
@@ -101,6 +103,10 @@ export class AdLoadError extends NativeAdsError {
     errorName;
     /** The response info of the failed load: every ad source tried, with its error. */
     responseInfo;
+    /** `data.field`: the place that is wrong, when the server names one (1013
+     * `receivedInvalidResponse`: `native.assets[2].img.url`, `seatbid[0].bid[1].adm.native.link.url`,
+     * `adResponseString` itself). */
+    field;
     constructor(code, message, data, options) {
         super(code, message, data, { ...options, kind: "load" });
         this.name = "AdLoadError";
@@ -108,6 +114,7 @@ export class AdLoadError extends NativeAdsError {
         this.gadErrorCode = typeof d.gadErrorCode === "number" ? d.gadErrorCode : code - 1000;
         this.errorName = typeof d.name === "string" ? d.name : "";
         this.responseInfo = d.responseInfo ?? undefined;
+        this.field = typeof d.field === "string" ? d.field : undefined;
     }
 }
 /** An error about an ad object: 2001 adNotFound, 2002 assetNotFound, 2003 wrongAdKind,

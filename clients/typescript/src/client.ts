@@ -23,6 +23,7 @@ import type {
   ClientEventMap,
   Creative,
   DefineFormatResult,
+  ExportFormat,
   Format,
   GetEventsParams,
   GetEventsResult,
@@ -35,6 +36,7 @@ import type {
   MappedAd,
   MuteThisAdResult,
   OpenRpcDocument,
+  OpenRTBNativeResponse,
   PerformClickOptions,
   PutAdUnitResult,
   PutCreativeResult,
@@ -490,9 +492,18 @@ export class NativeAdsClient {
   // -------------------------------------------------------------------------------------------
   // The ad loader and ads (contract section 4)
 
-  /** Loads 1 to `numberOfAds` ads. Rejects with {@link AdLoadError} (1000–1999). */
+  /** Loads 1 to `numberOfAds` ads (from the store, or from an OpenRTB `adResponseString`).
+   * Rejects with {@link AdLoadError} (1000–1999; 1013 with `field` for a response string that
+   * cannot be mapped). */
   loadAd(params: LoadAdParams, options?: RequestOptions): Promise<LoadAdResult> {
     return this.request("loadAd", params, options);
+  }
+
+  /** A loaded system-defined native ad as an OpenRTB Native 1.2 response object (every asset
+   * typed, so that `loadAd({adUnitID, adResponseString: JSON.stringify(it)})` loads it back).
+   * Rejects with an {@link AdObjectError} 2003 (`wrongAdKind`) for a custom native ad. */
+  exportAd(adId: string, format: ExportFormat = "openrtb-native-1.2", options?: RequestOptions): Promise<OpenRTBNativeResponse> {
+    return this.request("exportAd", { adId, format }, options);
   }
 
   /** A text asset, or null when the ad has no such text asset. */

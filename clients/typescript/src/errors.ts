@@ -54,6 +54,8 @@ export const ErrorCodes = {
   loadMediationAdapterError: 1008,
   loadInternalError: 1011,
   loadInvalidArgument: 1012,
+  /** An `adResponseString` that cannot be mapped (`AdLoadError.field` names the place). */
+  loadReceivedInvalidResponse: 1013,
   // Errors about an ad object
   adNotFound: 2001,
   assetNotFound: 2002,
@@ -130,6 +132,10 @@ export class AdLoadError extends NativeAdsError {
   readonly errorName: string;
   /** The response info of the failed load: every ad source tried, with its error. */
   readonly responseInfo: ResponseInfo | undefined;
+  /** `data.field`: the place that is wrong, when the server names one (1013
+   * `receivedInvalidResponse`: `native.assets[2].img.url`, `seatbid[0].bid[1].adm.native.link.url`,
+   * `adResponseString` itself). */
+  readonly field: string | undefined;
 
   constructor(code: number, message: string, data?: unknown, options?: { method?: string }) {
     super(code, message, data, { ...options, kind: "load" });
@@ -138,6 +144,7 @@ export class AdLoadError extends NativeAdsError {
     this.gadErrorCode = typeof d.gadErrorCode === "number" ? d.gadErrorCode : code - 1000;
     this.errorName = typeof d.name === "string" ? d.name : "";
     this.responseInfo = (d.responseInfo as ResponseInfo | undefined) ?? undefined;
+    this.field = typeof d.field === "string" ? d.field : undefined;
   }
 }
 

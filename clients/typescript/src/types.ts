@@ -151,6 +151,17 @@ export interface LoadAdParams {
   customNativeAdFormatIDs?: string[];
   options?: LoaderOptions;
   request?: AdRequestTargeting;
+  /**
+   * Load the ads of this response instead of the store's (as the SDK's
+   * `loadWithAdResponseString`; `adUnitID` names what it is for and need not be in the store):
+   * an OpenRTB Native 1.2 response (bare, or `{"native": ...}`) or an OpenRTB 2.x bid response
+   * whose bids carry one in `adm`, as JSON. One that cannot be mapped rejects with an
+   * {@link AdLoadError} of code 1013 (`receivedInvalidResponse`) whose `field` names the place.
+   */
+  adResponseString?: string;
+  /** With `adResponseString`: the Native 1.2 request it answers (or its JSON), whose assets
+   * type the response's untyped `img` and `data` assets by `id`. */
+  nativeRequest?: OpenRTBNativeRequest | string;
 }
 
 export interface LoadAdResult {
@@ -183,6 +194,10 @@ export interface ClickResult {
   /** What the caller should open; null for the custom click handler and unrecorded clicks. */
   url: string | null;
   reason?: NotRecordedReason;
+  /** For an ad that came from OpenRTB only: the click trackers the caller fetches, each once
+   * (the clicked asset's own, then the response link's; `[]` when nothing was recorded).
+   * Absent for every other ad. */
+  trackingURLs?: string[];
 }
 
 export interface PerformClickOptions {
@@ -193,6 +208,10 @@ export interface PerformClickOptions {
 export interface RecordImpressionResult {
   recorded: boolean;
   reason?: NotRecordedReason;
+  /** For an ad that came from OpenRTB only: the impression trackers the caller fetches, each
+   * once (`imptrackers`, then image-pixel impression `eventtrackers`; `[]` when nothing was
+   * recorded). Absent for every other ad. */
+  trackingURLs?: string[];
 }
 
 export interface SetCustomClickHandlerResult {
@@ -236,6 +255,8 @@ export interface UnregisterAdViewResult {
 export interface ReportVisibilityResult {
   impressionRecorded: boolean;
   reason?: "notRegistered" | "notVisible" | "alreadyRecorded" | "expired" | "muted" | (string & {});
+  /** As {@link RecordImpressionResult.trackingURLs}, when this report records the impression. */
+  trackingURLs?: string[];
 }
 
 export interface ReportScreenDismissedResult {
@@ -299,16 +320,27 @@ export interface VideoEventNotification {
   event: VideoEventName;
 }
 
-/** One entry of the event log (`getEvents`). */
+export type EventType = "adEvent" | "videoEvent" | "tracker";
+export type TrackerTrigger = "impression" | "click";
+
+/**
+ * One entry of the event log (`getEvents`). A tracker handed to the caller (an ad from
+ * OpenRTB) is logged right after the impression or click it belongs to, with `type` and `event`
+ * `"tracker"`, its `trigger` and `url` (and the clicked `assetKey` for a click tracker).
+ */
 export interface Event {
   sequence: number;
   /** RFC 3339 with milliseconds. */
   time: string;
   adId: string;
-  type: "adEvent" | "videoEvent";
-  event: AdEventName | VideoEventName;
+  type: EventType;
+  event: AdEventName | VideoEventName | "tracker";
   assetKey: string | null;
   reason?: string;
+  /** For a tracker: what it was handed out for. */
+  trigger?: TrackerTrigger;
+  /** For a tracker: the URL handed to the caller. */
+  url?: string;
 }
 
 export interface GetEventsParams {
@@ -323,6 +355,142 @@ export interface GetEventsParams {
 export interface GetEventsResult {
   events: Event[];
   lastSequence: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// OpenRTB Native 1.2 (docs/openrtb.md; schemas/openrtb-native-1.2-response.schema.json and
+// -request.schema.json) and the OpenRTB 2.x bid response around it. Readers ignore members they
+// do not know, as OpenRTB asks.
+
+/** `exportAd`'s `format`: the one there is. */
+export type ExportFormat = "openrtb-native-1.2";
+
+export interface OpenRTBTitle {
+  text: string;
+  len?: number;
+  ext?: JsonObject;
+}
+
+export interface OpenRTBImage {
+  /** 1 icon (2, the legacy logo, too), 3 main, 500+ exchange-specific. Optional in a response
+   * whose request (`nativeRequest`) types the asset by its id. */
+  type?: number;
+  url: string;
+  w?: number;
+  h?: number;
+  ext?: JsonObject;
+}
+
+export interface OpenRTBData {
+  /** 1 sponsored, 2 desc, 3 rating, 4 likes, 5 downloads, 6 price, 7 saleprice, 8 phone,
+   * 9 address, 10 desc2, 11 displayurl, 12 ctatext, 500+. */
+  type?: number;
+  len?: number;
+  value: string;
+  ext?: JsonObject;
+}
+
+export interface OpenRTBVideo {
+  /** The VAST XML. */
+  vasttag: string;
+}
+
+export interface OpenRTBLink {
+  /** Where a click goes; a deep link when its scheme is not http or https. */
+  url: string;
+  clicktrackers?: string[];
+  /** Opened when the deep link in `url` cannot be. */
+  fallback?: string;
+  ext?: JsonObject;
+}
+
+export interface OpenRTBEventTracker {
+  /** 1 impression, 2 viewable-mrc50, 3 viewable-mrc100, 4 viewable-video50. */
+  event: number;
+  /** 1 image pixel, 2 JavaScript. */
+  method: number;
+  url?: string;
+  ext?: JsonObject;
+}
+
+/** One asset of a Native response: exactly one of `title`, `img`, `video`, `data`. */
+export interface OpenRTBAsset {
+  id?: number;
+  required?: 0 | 1;
+  title?: OpenRTBTitle;
+  img?: OpenRTBImage;
+  video?: OpenRTBVideo;
+  data?: OpenRTBData;
+  /** Applies to clicks on this asset. */
+  link?: OpenRTBLink;
+  ext?: JsonObject;
+}
+
+/** `ext` of a Native response: what OpenRTB has no type for. */
+export interface OpenRTBNativeExtension {
+  store?: string;
+  extraAssets?: { [key: string]: string };
+  /** Deep links tried after `link.url`. */
+  deepLinks?: string[];
+}
+
+/** An OpenRTB Native 1.2 response (bare): what `exportAd` answers, and what `loadAd`'s
+ * `adResponseString` holds as JSON (bare, as `{"native": ...}`, or in a bid's `adm`). */
+export interface OpenRTBNativeResponse {
+  ver?: string;
+  assets?: OpenRTBAsset[];
+  /** Never fetched. */
+  assetsurl?: string;
+  /** Never fetched. */
+  dcourl?: string;
+  link: OpenRTBLink;
+  imptrackers?: string[];
+  jstracker?: string;
+  eventtrackers?: OpenRTBEventTracker[];
+  /** The page about the buyer's targeting: the AdChoices target. */
+  privacy?: string;
+  ext?: OpenRTBNativeExtension;
+}
+
+export interface OpenRTBAssetRequest {
+  id: number;
+  required?: 0 | 1;
+  title?: { len: number };
+  img?: { type?: number; w?: number; wmin?: number; h?: number; hmin?: number; mimes?: string[] };
+  video?: { mimes?: string[]; minduration?: number; maxduration?: number };
+  data?: { type: number; len?: number };
+}
+
+/** An OpenRTB Native 1.2 request: `loadAd`'s `nativeRequest`, and what the mock bidder
+ * (`POST /openrtb2/auction`) reads from `imp[].native.request`. */
+export interface OpenRTBNativeRequest {
+  ver?: string;
+  assets: OpenRTBAssetRequest[];
+  eventtrackers?: { event: number; methods?: number[] }[];
+  privacy?: 0 | 1;
+  plcmtcnt?: number;
+}
+
+/** A bid of an OpenRTB 2.x bid response: `adm` holds a Native response (as JSON, the
+ * standard, or as an object). */
+export interface OpenRTBBid {
+  id?: string;
+  impid?: string;
+  price: number;
+  adm?: string | OpenRTBNativeResponse | { native: OpenRTBNativeResponse };
+  crid?: string;
+  ext?: JsonObject;
+}
+
+/** An OpenRTB 2.x bid response (what the mock bidder answers; `ext.noBid` lists the
+ * impressions without a bid, with their `nbr`). */
+export interface OpenRTBBidResponse {
+  id: string;
+  bidid?: string;
+  seatbid?: { seat?: string; bid: OpenRTBBid[] }[];
+  cur?: string;
+  nbr?: number;
+  ext?: { noBid?: { impid: string; nbr: number; reason?: string }[]; [key: string]: unknown };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -397,6 +565,12 @@ export interface NativeCreative extends CreativeCommon {
   video?: StoreVideo;
 }
 
+/** A creative written as an OpenRTB Native 1.2 response: `openrtb` takes the place of `kind`,
+ * `assets`, `video`, `landingPageURL` and `deepLinks` (its assets must be typed). */
+export interface OpenRTBCreative extends Omit<CreativeCommon, "landingPageURL" | "deepLinks"> {
+  openrtb: OpenRTBNativeResponse;
+}
+
 export interface CustomNativeCreative extends CreativeCommon {
   kind: "customNative";
   formatID: string;
@@ -404,7 +578,7 @@ export interface CustomNativeCreative extends CreativeCommon {
   assets: { [name: string]: string | StoreImage | StoreVideo };
 }
 
-export type Creative = NativeCreative | CustomNativeCreative;
+export type Creative = NativeCreative | CustomNativeCreative | OpenRTBCreative;
 
 export interface InventoryWaterfallSource {
   type: "inventory";

@@ -2,6 +2,7 @@
 
 export const RPC_TO_CLIENT = {
   loadAd: "loadAd",
+  exportAd: "exportAd",
   stringForKey: "stringForKey",
   imageForKey: "imageForKey",
   performClickOnAsset: "performClickOnAsset",

@@ -13,7 +13,9 @@
   cancelled on the server with ``$/cancelRequest``. ``close()`` ends a spawned server with
   ``shutdown`` and ``exit``.
 - Errors: :class:`NativeAdsError` and its subclasses (:mod:`native_ads.errors`).
-- Results and params: ``TypedDict``s in :mod:`native_ads.types`.
+- Results and params: ``TypedDict``s in :mod:`native_ads.types` (OpenRTB Native 1.2 too:
+  ``load_ad(unit, ad_response_string=...)``, ``export_ad(ad_id)``; the mock bidder is
+  ``native_ads.http.HTTPClient.auction``).
 - The mediation adapter role: ``client.serve_adapter(name, handler)`` (:mod:`native_ads.adapter`).
 """
 
@@ -48,6 +50,7 @@ from .errors import (
     NoFillError,
     ParseError,
     ProtocolError,
+    ReceivedInvalidResponseError,
     RequestCancelled,
     RequestTimeoutError,
     ServerError,
@@ -69,6 +72,7 @@ from .types import (
     CustomClick,
     Event,
     EventsResult,
+    ExportFormat,
     Format,
     Framing,
     Image,
@@ -76,6 +80,9 @@ from .types import (
     LoadAdResult,
     MappedAd,
     MediaContent,
+    OpenRTBBidResponse,
+    OpenRTBNativeRequest,
+    OpenRTBNativeResponse,
     ResponseInfo,
     VideoController,
     VideoEvent,
@@ -123,6 +130,7 @@ __all__ = [
     "MediationAdapterError",
     "AdInternalError",
     "InvalidArgumentError",
+    "ReceivedInvalidResponseError",
     "AdObjectError",
     "AdNotFound",
     "AssetNotFound",
@@ -145,6 +153,7 @@ __all__ = [
     "CustomClick",
     "Event",
     "EventsResult",
+    "ExportFormat",
     "Format",
     "Framing",
     "Image",
@@ -152,6 +161,9 @@ __all__ = [
     "LoadAdResult",
     "MappedAd",
     "MediaContent",
+    "OpenRTBBidResponse",
+    "OpenRTBNativeRequest",
+    "OpenRTBNativeResponse",
     "ResponseInfo",
     "VideoController",
     "VideoEvent",

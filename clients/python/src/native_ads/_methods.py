@@ -14,12 +14,15 @@ from .types import (
     CustomClickHandlerResult,
     DefineFormatResult,
     EventsResult,
+    ExportFormat,
     Format,
     FullScreenEventName,
     Image,
     ImpressionResult,
     LoadAdResult,
     MuteResult,
+    OpenRTBNativeRequest,
+    OpenRTBNativeResponse,
     PutAdUnitResult,
     PutCreativeResult,
     RegisterAdViewResult,
@@ -47,6 +50,7 @@ METHOD_NAMES: dict[str, str] = {
     "image_for_key": "imageForKey",
     "perform_click_on_asset": "performClickOnAsset",
     "record_impression": "recordImpression",
+    "export_ad": "exportAd",
     "set_custom_click_handler": "setCustomClickHandler",
     "release_ad": "releaseAd",
     "register_ad_view": "registerAdView",
@@ -90,11 +94,18 @@ class SyncMethods:
         custom_native_ad_format_ids: Sequence[str] | None = None,
         options: AdLoaderOptions | None = None,
         request: AdRequestOptions | None = None,
+        ad_response_string: str | None = None,
+        native_request: OpenRTBNativeRequest | str | None = None,
         timeout: float | None = None,
     ) -> LoadAdResult:
         """Loads 1 to ``options['numberOfAds']`` ads from an ad unit.
 
-        Raises :class:`AdLoadError` (``1000 + GADErrorCode``) when nothing loads.
+        With ``ad_response_string`` (an OpenRTB Native 1.2 response, bare or ``{"native": ...}``, or an
+        OpenRTB 2.x bid response), the ads are that response's (``ad_unit_id`` names what it is for);
+        ``native_request`` (the Native 1.2 request, an object or its JSON) types its untyped assets.
+
+        Raises :class:`AdLoadError` (``1000 + GADErrorCode``) when nothing loads; a response string
+        that cannot be mapped raises :class:`ReceivedInvalidResponseError` (1013, ``field`` the place).
 
         Wire method ``loadAd``. ``timeout``: see ``call``.
         """
@@ -107,6 +118,10 @@ class SyncMethods:
             params["options"] = options
         if request is not None:
             params["request"] = request
+        if ad_response_string is not None:
+            params["adResponseString"] = ad_response_string
+        if native_request is not None:
+            params["nativeRequest"] = native_request
         return cast(LoadAdResult, self._request("loadAd", params, timeout))
 
     def string_for_key(self, ad_id: str, key: str, *, timeout: float | None = None) -> str | None:
@@ -149,6 +164,23 @@ class SyncMethods:
         """
         params: dict[str, Any] = {"adId": ad_id}
         return cast(ImpressionResult, self._request("recordImpression", params, timeout))
+
+    def export_ad(
+        self,
+        ad_id: str,
+        format: ExportFormat = "openrtb-native-1.2",
+        *,
+        timeout: float | None = None,
+    ) -> OpenRTBNativeResponse:
+        """A loaded system-defined native ad as an OpenRTB Native 1.2 response object (every asset typed,
+        so ``load_ad(unit, ad_response_string=json.dumps(...))`` loads it back).
+
+        Raises :class:`WrongAdKind` (2003) for a custom native ad.
+
+        Wire method ``exportAd``. ``timeout``: see ``call``.
+        """
+        params: dict[str, Any] = {"adId": ad_id, "format": format}
+        return cast(OpenRTBNativeResponse, self._request("exportAd", params, timeout))
 
     def set_custom_click_handler(
         self,
@@ -465,11 +497,18 @@ class AsyncMethods:
         custom_native_ad_format_ids: Sequence[str] | None = None,
         options: AdLoaderOptions | None = None,
         request: AdRequestOptions | None = None,
+        ad_response_string: str | None = None,
+        native_request: OpenRTBNativeRequest | str | None = None,
         timeout: float | None = None,
     ) -> LoadAdResult:
         """Loads 1 to ``options['numberOfAds']`` ads from an ad unit.
 
-        Raises :class:`AdLoadError` (``1000 + GADErrorCode``) when nothing loads.
+        With ``ad_response_string`` (an OpenRTB Native 1.2 response, bare or ``{"native": ...}``, or an
+        OpenRTB 2.x bid response), the ads are that response's (``ad_unit_id`` names what it is for);
+        ``native_request`` (the Native 1.2 request, an object or its JSON) types its untyped assets.
+
+        Raises :class:`AdLoadError` (``1000 + GADErrorCode``) when nothing loads; a response string
+        that cannot be mapped raises :class:`ReceivedInvalidResponseError` (1013, ``field`` the place).
 
         Wire method ``loadAd``. ``timeout``: see ``call``.
         """
@@ -482,6 +521,10 @@ class AsyncMethods:
             params["options"] = options
         if request is not None:
             params["request"] = request
+        if ad_response_string is not None:
+            params["adResponseString"] = ad_response_string
+        if native_request is not None:
+            params["nativeRequest"] = native_request
         return cast(LoadAdResult, await self._request("loadAd", params, timeout))
 
     async def string_for_key(
@@ -541,6 +584,23 @@ class AsyncMethods:
         """
         params: dict[str, Any] = {"adId": ad_id}
         return cast(ImpressionResult, await self._request("recordImpression", params, timeout))
+
+    async def export_ad(
+        self,
+        ad_id: str,
+        format: ExportFormat = "openrtb-native-1.2",
+        *,
+        timeout: float | None = None,
+    ) -> OpenRTBNativeResponse:
+        """A loaded system-defined native ad as an OpenRTB Native 1.2 response object (every asset typed,
+        so ``load_ad(unit, ad_response_string=json.dumps(...))`` loads it back).
+
+        Raises :class:`WrongAdKind` (2003) for a custom native ad.
+
+        Wire method ``exportAd``. ``timeout``: see ``call``.
+        """
+        params: dict[str, Any] = {"adId": ad_id, "format": format}
+        return cast(OpenRTBNativeResponse, await self._request("exportAd", params, timeout))
 
     async def set_custom_click_handler(
         self,

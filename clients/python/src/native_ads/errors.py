@@ -3,37 +3,40 @@
 The class is chosen by the error ``code`` (``error_for``); every instance carries ``code``,
 ``message`` and ``data`` exactly as the server sent them, and ``method``, the request's method.
 
-=========================  ==============  ==========================================
-class                      code            extra attributes
-=========================  ==============  ==========================================
-ParseError                 -32700
-InvalidRequest             -32600
-MethodNotFound             -32601
-InvalidParams              -32602          ``field`` (``data.field``)
-InternalError              -32603
-MessageTooLarge            -32001
-TooManyConnections         -32002
-RequestCancelled           -32800          the server's answer to a request that a
-                                           ``$/cancelRequest`` cancelled
-AdLoadError                1000..1999      ``gad_error_code``, ``name``, ``response_info``
-  InvalidAdRequestError    1000
-  NoFillError              1001
-  NetworkError             1002
-  ServerError              1003
-  AdLoadTimeoutError       1005
-  MediationAdapterError    1008
-  AdInternalError          1011
-  InvalidArgumentError     1012
-AdObjectError              2001..2999      ``ad_id`` (the request's ``adId``, if any)
-  AdNotFound               2001
-  AssetNotFound            2002
-  WrongAdKind              2003
-  MuteNotOffered           2004
-ConnectionClosedError      -32000          raised for requests pending when the
-                                           connection closes, or sent after
-RequestTimeoutError        -32000          the call's ``timeout`` passed (the request
-                                           was cancelled with ``$/cancelRequest``)
-=========================  ==============  ==========================================
+==============================  ==============  ==========================================
+class                           code            extra attributes
+==============================  ==============  ==========================================
+ParseError                      -32700
+InvalidRequest                  -32600
+MethodNotFound                  -32601
+InvalidParams                   -32602          ``field`` (``data.field``)
+InternalError                   -32603
+MessageTooLarge                 -32001
+TooManyConnections              -32002
+RequestCancelled                -32800          the server's answer to a request that a
+                                                ``$/cancelRequest`` cancelled
+AdLoadError                     1000..1999      ``gad_error_code``, ``name``, ``response_info``,
+                                                ``field`` (``data.field``, when given)
+  InvalidAdRequestError         1000
+  NoFillError                   1001
+  NetworkError                  1002
+  ServerError                   1003
+  AdLoadTimeoutError            1005
+  MediationAdapterError         1008
+  AdInternalError               1011
+  InvalidArgumentError          1012
+  ReceivedInvalidResponseError  1013            an ``adResponseString`` that cannot be
+                                                mapped; ``field`` names the place
+AdObjectError                   2001..2999      ``ad_id`` (the request's ``adId``, if any)
+  AdNotFound                    2001
+  AssetNotFound                 2002
+  WrongAdKind                   2003
+  MuteNotOffered                2004
+ConnectionClosedError           -32000          raised for requests pending when the
+                                                connection closes, or sent after
+RequestTimeoutError             -32000          the call's ``timeout`` passed (the request
+                                                was cancelled with ``$/cancelRequest``)
+==============================  ==============  ==========================================
 
 Cancelling an asyncio task that awaits a call raises :class:`asyncio.CancelledError` in it, as
 asyncio always does; the request is cancelled on the server too.
@@ -68,6 +71,7 @@ __all__ = [
     "MediationAdapterError",
     "AdInternalError",
     "InvalidArgumentError",
+    "ReceivedInvalidResponseError",
     "AdObjectError",
     "AdNotFound",
     "AssetNotFound",
@@ -189,6 +193,16 @@ class AdLoadError(NativeAdsError):
                 return info  # type: ignore[return-value]
         return None
 
+    @property
+    def field(self) -> str | None:
+        """``data.field``: the place that is wrong, when the server names one (an
+        ``adResponseString`` that cannot be mapped: ``native.assets[2].img.url``,
+        ``seatbid[0].bid[1].adm.native.link.url``, ``adResponseString`` itself)."""
+        if isinstance(self.data, Mapping):
+            f = self.data.get("field")
+            return f if isinstance(f, str) else None
+        return None
+
 
 class InvalidAdRequestError(AdLoadError):
     CODE = 1000
@@ -220,6 +234,14 @@ class AdInternalError(AdLoadError):
 
 class InvalidArgumentError(AdLoadError):
     CODE = 1012
+
+
+class ReceivedInvalidResponseError(AdLoadError):
+    """``1013 receivedInvalidResponse``: ``loadAd``'s ``adResponseString`` (or its
+    ``nativeRequest``) cannot be mapped to an ad; ``field`` names the place, the message says
+    what is wrong there."""
+
+    CODE = 1013
 
 
 class AdObjectError(NativeAdsError):
@@ -287,6 +309,7 @@ _BY_CODE: dict[int, type[NativeAdsError]] = {
         MediationAdapterError,
         AdInternalError,
         InvalidArgumentError,
+        ReceivedInvalidResponseError,
         AdNotFound,
         AssetNotFound,
         WrongAdKind,

@@ -11,6 +11,10 @@ There are no notifications over ``POST``: ads loaded this way live until :meth:`
 or expiry, and their events are in the event log (:meth:`get_events`). For notifications,
 use a WebSocket (``GET /rpc``), TCP or stdio (:class:`native_ads.Client`). The same server
 shows everything at ``GET /``: the inspector page.
+
+:meth:`HTTPClient.auction` posts an OpenRTB 2.6 bid request to the server's mock native bidder,
+``POST /openrtb2/auction`` (docs/openrtb.md): the bid response, or None when no impression got
+a bid (``204``; :meth:`HTTPClient.auction_result` gives the ``X-OpenRTB-No-Bid`` reasons).
 """
 
 from __future__ import annotations
@@ -20,12 +24,29 @@ import json
 import threading
 import urllib.parse
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, cast
 
 from ._methods import SyncMethods
 from .errors import ConnectionClosedError, NativeAdsError, ProtocolError, RequestTimeoutError, error_for
+from .types import OpenRTBBidRequest, OpenRTBBidResponse
 
-__all__ = ["HTTPClient", "HTTPStatusError"]
+__all__ = [
+    "AUCTION_PATH",
+    "NO_BID_HEADER",
+    "AuctionError",
+    "AuctionResult",
+    "HTTPClient",
+    "HTTPStatusError",
+    "parse_no_bid_header",
+]
+
+#: The mock bidder's endpoint.
+AUCTION_PATH = "/openrtb2/auction"
+#: The header of a ``204`` answer: the impressions' no-bid reasons, ``"1=501; 2=500"``.
+NO_BID_HEADER = "X-OpenRTB-No-Bid"
+#: The OpenRTB version the bidder speaks (sent as ``X-OpenRTB-Version``).
+OPENRTB_VERSION = "2.6"
 
 
 class HTTPStatusError(NativeAdsError):
@@ -37,6 +58,85 @@ class HTTPStatusError(NativeAdsError):
     def __init__(self, status: int, body: str, method: str | None = None) -> None:
         super().__init__(-32000, f"HTTP {status}: {body.strip()}", {"status": status}, method)
         self.status = status
+
+
+class AuctionError(HTTPStatusError):
+    """``400`` from the bidder: the body is not a bid request (not a JSON object, no ``id``, no
+    ``imp`` array, an impression without ``id``). ``error`` is the server's message
+    (``ext.error``: ``"imp[0].id is required"``), ``nbr`` its no-bid reason (2, invalid
+    request), ``request_id`` the ``id`` it echoed, ``body`` the whole decoded answer."""
+
+    def __init__(self, status: int, body: str, method: str | None = AUCTION_PATH) -> None:
+        super().__init__(status, body, method)
+        decoded: Any = None
+        try:
+            decoded = json.loads(body)
+        except ValueError:
+            pass
+        self.body: dict[str, Any] | None = decoded if isinstance(decoded, dict) else None
+        ext = self.body.get("ext") if self.body else None
+        error = ext.get("error") if isinstance(ext, dict) else None
+        self.error: str = error if isinstance(error, str) else body.strip()
+        nbr = self.body.get("nbr") if self.body else None
+        self.nbr: int | None = nbr if isinstance(nbr, int) and not isinstance(nbr, bool) else None
+        rid = self.body.get("id") if self.body else None
+        self.request_id: str | None = rid if isinstance(rid, str) else None
+        self.message = f"invalid bid request (HTTP {status}): {self.error}"
+        self.data = {"status": status, "body": self.body if self.body is not None else body}
+
+
+def parse_no_bid_header(value: str | None) -> dict[str, int]:
+    """``"1=501; 2=500"`` as ``{"1": 501, "2": 500}`` (impression id to no-bid reason)."""
+    reasons: dict[str, int] = {}
+    for part in (value or "").split(";"):
+        imp_id, sep, nbr = part.strip().rpartition("=")
+        if not sep:
+            continue
+        try:
+            reasons[imp_id.strip()] = int(nbr.strip())
+        except ValueError:
+            continue
+    return reasons
+
+
+@dataclass(frozen=True)
+class AuctionResult:
+    """One answer of ``POST /openrtb2/auction``.
+
+    ``status`` is 200 (``bid_response`` set) or 204 (no impression got a bid:
+    ``bid_response`` None, ``no_bid`` the raw ``X-OpenRTB-No-Bid`` header). ``no_bid_reasons``
+    maps each impression without a bid to its ``nbr``, from the header of a 204 or from
+    ``ext.noBid`` of a 200 (``500`` no such ad unit, ``501`` no creative meets the required
+    assets, ``502`` none reaches the floor, ``503`` no native object, ``2`` an invalid native
+    request).
+    """
+
+    status: int
+    bid_response: OpenRTBBidResponse | None
+    no_bid: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def no_bid_reasons(self) -> dict[str, int]:
+        if self.bid_response is None:
+            return parse_no_bid_header(self.no_bid)
+        reasons: dict[str, int] = {}
+        ext = self.bid_response.get("ext")
+        for entry in (ext.get("noBid") or []) if isinstance(ext, dict) else []:
+            if isinstance(entry, dict) and isinstance(entry.get("impid"), str) and isinstance(entry.get("nbr"), int):
+                reasons[entry["impid"]] = entry["nbr"]
+        return reasons
+
+    @property
+    def bids(self) -> list[dict[str, Any]]:
+        """Every bid of every seat (``seatbid[].bid[]``), in the response's order."""
+        if self.bid_response is None:
+            return []
+        return [
+            cast(dict[str, Any], bid)
+            for seat in self.bid_response.get("seatbid") or []
+            for bid in seat.get("bid") or []
+        ]
 
 
 class HTTPClient(SyncMethods):
@@ -100,6 +200,49 @@ class HTTPClient(SyncMethods):
             message["params"] = dict(params)
         self._post(message, method, None)
 
+    def auction(
+        self, bid_request: OpenRTBBidRequest | str | bytes, *, timeout: float | None = None
+    ) -> OpenRTBBidResponse | None:
+        """Posts an OpenRTB 2.6 bid request to the mock bidder (``POST /openrtb2/auction``).
+
+        Returns the bid response (a dict: ``{"id", "bidid", "seatbid": [{"seat", "bid": [...]}],
+        "cur", "ext"?}``; each bid's ``adm`` is a Native 1.2 response as a JSON string, which
+        :meth:`load_ad` takes as ``ad_response_string``), or None when no impression got a bid
+        (``204``: :meth:`auction_result` gives the reasons). ``bid_request`` is a mapping, or its
+        JSON (``str``/``bytes``) sent as it is. Raises :class:`AuctionError` (``400``, with the
+        server's message) when the body is not a bid request, and :class:`HTTPStatusError` for
+        any other refusal (403 Host/Origin, 413 too large).
+        """
+        return self.auction_result(bid_request, timeout=timeout).bid_response
+
+    def auction_result(
+        self, bid_request: OpenRTBBidRequest | str | bytes, *, timeout: float | None = None
+    ) -> AuctionResult:
+        """:meth:`auction`, with the answer's status and no-bid reasons (:class:`AuctionResult`)."""
+        if isinstance(bid_request, bytes):
+            body = bid_request
+        elif isinstance(bid_request, str):
+            body = bid_request.encode()
+        else:
+            body = json.dumps(bid_request, separators=(",", ":")).encode()
+        status, headers, data = self._exchange(
+            AUCTION_PATH, body, AUCTION_PATH, timeout, {"X-OpenRTB-Version": OPENRTB_VERSION}
+        )
+        text = data.decode("utf-8", "replace")
+        if status == 400:
+            raise AuctionError(status, text)
+        if status == 204:
+            return AuctionResult(204, None, headers.get(NO_BID_HEADER.lower()), headers)
+        if status != 200:
+            raise HTTPStatusError(status, text, AUCTION_PATH)
+        try:
+            decoded = json.loads(data)
+        except ValueError as e:
+            raise ProtocolError(-32700, f"the bidder answered with no JSON: {text[:200]!r}", None, AUCTION_PATH) from e
+        if not isinstance(decoded, dict):
+            raise ProtocolError(-32603, f"the bidder answered with {decoded!r}", None, AUCTION_PATH)
+        return AuctionResult(200, cast(OpenRTBBidResponse, decoded), headers.get(NO_BID_HEADER.lower()), headers)
+
     def batch(self, calls: Sequence[tuple[str, Mapping[str, Any] | None]]) -> list[Any]:
         """Sends the calls as one batch; returns, in their order, each one's result or the
         :class:`NativeAdsError` its error reply stands for (not raised)."""
@@ -127,7 +270,19 @@ class HTTPClient(SyncMethods):
 
     def _post(self, message: Any, method: str, timeout: float | None) -> Any:
         body = json.dumps(message, separators=(",", ":")).encode()
-        headers = {"Content-Type": "application/json"}
+        status, _, data = self._exchange("/rpc", body, method, timeout)
+        if status == 204:
+            return None
+        if status != 200:
+            raise HTTPStatusError(status, data.decode("utf-8", "replace"), method)
+        return json.loads(data)
+
+    def _exchange(
+        self, path: str, body: bytes, method: str, timeout: float | None, extra: Mapping[str, str] | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        """One ``POST path`` on the kept-alive connection: the status, the headers (lower-case
+        names) and the body."""
+        headers = {"Content-Type": "application/json", **(extra or {})}
         if self.origin:
             headers["Origin"] = self.origin
         with self._lock:
@@ -140,7 +295,7 @@ class HTTPClient(SyncMethods):
                 elif connection.sock is not None:
                     connection.sock.settimeout(timeout or self.timeout)
                 try:
-                    connection.request("POST", "/rpc", body, headers)
+                    connection.request("POST", path, body, headers)
                     response = connection.getresponse()
                     data = response.read()
                 except TimeoutError as e:
@@ -158,11 +313,7 @@ class HTTPClient(SyncMethods):
                 if response.will_close:
                     self._drop()
                 break
-        if response.status == 204:
-            return None
-        if response.status != 200:
-            raise HTTPStatusError(response.status, data.decode("utf-8", "replace"), method)
-        return json.loads(data)
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, data
 
     def _drop(self) -> None:
         if self._connection is not None:

@@ -32,6 +32,10 @@ AdEventName = Literal[
 ]
 PlaybackState = Literal["stopped", "playing", "paused", "ended"]
 StoreItemKind = Literal["format", "creative", "adUnit"]
+ExportFormat = Literal["openrtb-native-1.2"]
+"""``exportAd``'s ``format``: the one there is."""
+EventType = Literal["adEvent", "videoEvent", "tracker"]
+TrackerTrigger = Literal["impression", "click"]
 
 # --------------------------------------------------------------------------------------------
 # Requests
@@ -160,11 +164,17 @@ class ClickResult(TypedDict):
     action: ClickAction
     url: str | None
     reason: NotRequired[str]
+    trackingURLs: NotRequired[list[str]]
+    """For an ad that came from OpenRTB only: the click trackers the caller fetches, each once
+    (``[]`` when nothing was recorded). Absent for every other ad."""
 
 
 class ImpressionResult(TypedDict):
     recorded: bool
     reason: NotRequired[str]
+    trackingURLs: NotRequired[list[str]]
+    """For an ad that came from OpenRTB only: the impression trackers the caller fetches, each
+    once (``[]`` when nothing was recorded). Absent for every other ad."""
 
 
 class CustomClickHandlerResult(TypedDict):
@@ -188,6 +198,8 @@ class UnregisterAdViewResult(TypedDict):
 class VisibilityResult(TypedDict):
     impressionRecorded: bool
     reason: NotRequired[str]
+    trackingURLs: NotRequired[list[str]]
+    """As :class:`ImpressionResult`'s, when this report records the impression."""
 
 
 class ScreenDismissedResult(TypedDict):
@@ -213,20 +225,211 @@ class VideoControlResult(TypedDict):
 
 
 class Event(TypedDict):
-    """One entry of the event log (``getEvents``)."""
+    """One entry of the event log (``getEvents``).
+
+    A tracker handed to the caller (an ad from OpenRTB) is logged right after the impression or
+    click it belongs to as ``type`` and ``event`` ``"tracker"``, with ``trigger`` and ``url``
+    (and the clicked ``assetKey`` for a click tracker).
+    """
 
     sequence: int
     time: str
     adId: str
-    type: Literal["adEvent", "videoEvent"]
+    type: EventType
     event: str
     assetKey: str | None
     reason: NotRequired[str]
+    trigger: NotRequired[TrackerTrigger]
+    """For a tracker: what it was handed out for."""
+    url: NotRequired[str]
+    """For a tracker: the URL handed to the caller."""
 
 
 class EventsResult(TypedDict):
     events: list[Event]
     lastSequence: int
+
+
+# --------------------------------------------------------------------------------------------
+# OpenRTB Native 1.2 (docs/openrtb.md; schemas/openrtb-native-1.2-response.schema.json and
+# -request.schema.json). Every field is optional here: OpenRTB readers ignore members they do
+# not know, and the server says what is missing with 1013 and the place.
+
+
+class OpenRTBTitle(TypedDict, total=False):
+    text: str
+    len: int
+    ext: dict[str, Any]
+
+
+class OpenRTBImage(TypedDict, total=False):
+    type: int
+    """1 icon (2, the legacy logo, too), 3 main, 500+ exchange-specific; optional in a response
+    when ``nativeRequest`` types the asset by its id."""
+    url: str
+    w: int
+    h: int
+    ext: dict[str, Any]
+
+
+class OpenRTBData(TypedDict, total=False):
+    type: int
+    """1 sponsored, 2 desc, 3 rating, 4 likes, 5 downloads, 6 price, 7 saleprice, 8 phone,
+    9 address, 10 desc2, 11 displayurl, 12 ctatext, 500+."""
+    len: int
+    value: str
+    ext: dict[str, Any]
+
+
+class OpenRTBVideo(TypedDict, total=False):
+    vasttag: str
+
+
+class OpenRTBLink(TypedDict, total=False):
+    url: str
+    clicktrackers: list[str]
+    fallback: str
+    ext: dict[str, Any]
+
+
+class OpenRTBEventTracker(TypedDict, total=False):
+    event: int
+    """1 impression, 2 viewable-mrc50, 3 viewable-mrc100, 4 viewable-video50."""
+    method: int
+    """1 image pixel, 2 JavaScript."""
+    url: str
+    ext: dict[str, Any]
+
+
+class OpenRTBAsset(TypedDict, total=False):
+    """One asset of a Native response: exactly one of ``title``, ``img``, ``video``, ``data``."""
+
+    id: int
+    required: int
+    title: OpenRTBTitle
+    img: OpenRTBImage
+    video: OpenRTBVideo
+    data: OpenRTBData
+    link: OpenRTBLink
+    ext: dict[str, Any]
+
+
+class OpenRTBNativeExtension(TypedDict, total=False):
+    """``ext`` of a Native response: what OpenRTB has no type for."""
+
+    store: str
+    extraAssets: dict[str, str]
+    deepLinks: list[str]
+
+
+class OpenRTBNativeResponse(TypedDict, total=False):
+    """An OpenRTB Native 1.2 response (bare): what ``exportAd`` answers and ``loadAd``'s
+    ``adResponseString`` holds (as JSON, bare, as ``{"native": ...}`` or in a bid's ``adm``)."""
+
+    ver: str
+    assets: list[OpenRTBAsset]
+    assetsurl: str
+    dcourl: str
+    link: OpenRTBLink
+    imptrackers: list[str]
+    jstracker: str
+    eventtrackers: list[OpenRTBEventTracker]
+    privacy: str
+    ext: OpenRTBNativeExtension
+
+
+class OpenRTBTitleRequest(TypedDict, total=False):
+    len: int
+
+
+class OpenRTBImageRequest(TypedDict, total=False):
+    type: int
+    w: int
+    wmin: int
+    h: int
+    hmin: int
+    mimes: list[str]
+
+
+class OpenRTBVideoRequest(TypedDict, total=False):
+    mimes: list[str]
+    minduration: int
+    maxduration: int
+
+
+class OpenRTBDataRequest(TypedDict, total=False):
+    type: int
+    len: int
+
+
+class OpenRTBAssetRequest(TypedDict, total=False):
+    id: int
+    required: int
+    title: OpenRTBTitleRequest
+    img: OpenRTBImageRequest
+    video: OpenRTBVideoRequest
+    data: OpenRTBDataRequest
+
+
+class OpenRTBEventTrackerRequest(TypedDict, total=False):
+    event: int
+    methods: list[int]
+
+
+class OpenRTBNativeRequest(TypedDict, total=False):
+    """An OpenRTB Native 1.2 request: ``loadAd``'s ``nativeRequest`` (its assets type the
+    response's untyped ones by ``id``), and what the bidder reads from ``imp[].native.request``."""
+
+    ver: str
+    assets: list[OpenRTBAssetRequest]
+    eventtrackers: list[OpenRTBEventTrackerRequest]
+    privacy: int
+    plcmtcnt: int
+
+
+class OpenRTBBid(TypedDict, total=False):
+    """A bid of a bid response (``seatbid[].bid[]``): ``adm`` holds a Native response as JSON."""
+
+    id: str
+    impid: str
+    price: float
+    adm: str | OpenRTBNativeResponse | dict[str, Any]
+    crid: str
+    ext: dict[str, Any]
+
+
+class OpenRTBSeatBid(TypedDict, total=False):
+    seat: str
+    bid: list[OpenRTBBid]
+
+
+class OpenRTBNoBid(TypedDict):
+    """``ext.noBid[]`` of the mock bidder's response: an impression without a bid."""
+
+    impid: str
+    nbr: int
+    reason: NotRequired[str]
+
+
+class OpenRTBBidResponseExt(TypedDict, total=False):
+    noBid: list[OpenRTBNoBid]
+
+
+class OpenRTBBidResponse(TypedDict, total=False):
+    """An OpenRTB 2.x bid response: what ``POST /openrtb2/auction`` answers (and what a
+    ``loadAd`` ``adResponseString`` may hold)."""
+
+    id: str
+    bidid: str
+    seatbid: list[OpenRTBSeatBid]
+    cur: str
+    nbr: int
+    ext: OpenRTBBidResponseExt
+
+
+OpenRTBBidRequest = dict[str, Any]
+"""An OpenRTB 2.6 bid request (``{"id", "imp": [{"id", "tagid", "bidfloor", "native":
+{"request": ...}}], "site" | "app": {...}}``), as JSON."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -254,7 +457,9 @@ class StoreImage(TypedDict):
 
 
 class Creative(TypedDict, total=False):
-    """A store creative (``schemas/store.schema.json`` is the full definition)."""
+    """A store creative (``schemas/store.schema.json`` is the full definition). ``openrtb`` (a
+    Native 1.2 response) takes the place of ``kind``, ``assets``, ``video``, ``landingPageURL``
+    and ``deepLinks``."""
 
     id: str
     kind: AdKind
@@ -270,6 +475,7 @@ class Creative(TypedDict, total=False):
     muteThisAdReasons: list[str]
     video: dict[str, Any]
     targeting: dict[str, Any]
+    openrtb: OpenRTBNativeResponse
 
 
 class WaterfallSource(TypedDict, total=False):

@@ -13,6 +13,8 @@ import {
   type ClickResult,
   type Image,
   type MappedAd,
+  type OpenRTBNativeRequest,
+  type OpenRTBNativeResponse,
   type RequestOptions,
   type ResponseInfo,
 } from "../../dist/index.js";
@@ -51,6 +53,33 @@ export async function usage(path: string): Promise<void> {
   void info, action, text;
   await tcp.close();
   await client.close();
+}
+
+/** OpenRTB Native 1.2: response strings, exportAd, trackers, typed as the README says. */
+export async function openrtb(client: NativeAdsClient, adId: string): Promise<void> {
+  const nativeRequest: OpenRTBNativeRequest = { ver: "1.2", assets: [{ id: 1, required: 1, title: { len: 25 } }] };
+  const exported: OpenRTBNativeResponse = await client.exportAd(adId);
+  const again = await client.exportAd(adId, "openrtb-native-1.2", { timeoutMs: 1000 });
+  const title: string | undefined = exported.assets?.[0]?.title?.text;
+  const { ads } = await client.loadAd({ adUnitID: "x", adResponseString: JSON.stringify(exported), nativeRequest });
+  await client.loadAd({ adUnitID: "x", adResponseString: "{}", nativeRequest: JSON.stringify(nativeRequest) });
+  const impression: string[] | undefined = (await client.recordImpression(ads[0]?.adId ?? adId)).trackingURLs;
+  const click: string[] | undefined = (await client.performClickOnAsset(adId, "headline")).trackingURLs;
+  const visible: string[] | undefined = (await client.reportVisibility(adId, 1)).trackingURLs;
+  for (const e of (await client.getEvents({ event: "tracker" })).events) {
+    if (e.type === "tracker") {
+      const trigger: "impression" | "click" | undefined = e.trigger;
+      const url: string | undefined = e.url;
+      void trigger, url;
+    }
+  }
+  await client.storePutCreative({ id: "rtb-1", openrtb: exported, eCPM: 2.5, priority: 1 });
+  try {
+    await client.loadAd({ adUnitID: "x", adResponseString: "not json" });
+  } catch (e) {
+    if (e instanceof AdLoadError && e.code === 1013) e.field?.startsWith("native.");
+  }
+  void again, title, impression, click, visible;
 }
 
 /** Unix sockets, cancellation and the lifecycle, typed as the README says. */
