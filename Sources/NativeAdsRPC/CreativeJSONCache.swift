@@ -49,7 +49,7 @@ final class CreativeJSONCache {
   func fragment(for ad: NativeAd, inventory: Inventory) -> ByteBuffer {
     let encoded: EncodedCreative
     if ad.mediation != nil
-      || ad.creative.tracking != nil
+      || ad.creative.hasTracking
         && inventory.creative(ad.creative.id)?.isIdentical(to: ad.creative) != true
     {
       // A mediated ad's creative, or one an ad response string gave, is made for that one

@@ -33,7 +33,7 @@ extension AdManager {
     // An adapter that tracks impressions may report it while it is asked.
     if outcome.reason == .handledByAdapter, ad.state.impressionRecorded { return .recorded }
     // An ad with trackers always says which to fetch: none when nothing was recorded.
-    if ad.creative.tracking != nil, outcome.trackingURLs == nil { outcome.trackingURLs = [] }
+    if ad.creative.hasTracking, outcome.trackingURLs == nil { outcome.trackingURLs = [] }
     return outcome
   }
 
@@ -68,7 +68,7 @@ extension AdManager {
             return .success(
               ClickOutcome(
                 recorded: false, action: .adChoices, url: adChoices.clickURL,
-                trackingURLs: ad.creative.tracking.map { _ in [] }))
+                trackingURLs: ad.creative.hasTracking ? [] : nil))
           })
       }
     }
@@ -89,7 +89,7 @@ extension AdManager {
           outcome.reason = nil
         }
         // An ad with trackers always says which to fetch: none when nothing was recorded.
-        if ad.creative.tracking != nil, outcome.trackingURLs == nil { outcome.trackingURLs = [] }
+        if ad.creative.hasTracking, outcome.trackingURLs == nil { outcome.trackingURLs = [] }
         return outcome
       })
   }

@@ -57,6 +57,7 @@ public struct Creative: Sendable {
     static let custom = Flags(rawValue: 1)
     static let indirect = Flags(rawValue: 2)
     static let customClickAction = Flags(rawValue: 4)
+    static let tracking = Flags(rawValue: 8)
   }
 
   final class Box: Sendable {
@@ -86,6 +87,7 @@ public struct Creative: Sendable {
       if f.content.kind == .customNative { flags.insert(.custom) }
       if f.isIndirect { flags.insert(.indirect) }
       if f.hasCustomClickAction { flags.insert(.customClickAction) }
+      if f.tracking != nil { flags.insert(.tracking) }
       self.flags = flags
       details = Atomic(
         Unmanaged.passRetained(
@@ -218,9 +220,12 @@ public struct Creative: Sendable {
 
   /// The third-party tracking of a creative written in OpenRTB Native; nil for the others.
   public var tracking: AdTracking? {
-    get { details.tracking }
+    get { hasTracking ? box.unpacked.details.tracking : nil }
     set { update { $0.tracking = newValue } }
   }
+
+  /// Whether ``tracking`` is set (one bit: what the request paths of every other ad ask).
+  public var hasTracking: Bool { box.flags.contains(.tracking) }
 
   /// The eCPMs a store may state (creatives and waterfall sources alike).
   public static let eCPMRange: ClosedRange<Double> = 0...1_000_000

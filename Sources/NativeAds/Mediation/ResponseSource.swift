@@ -2,8 +2,9 @@
 /// response to the app, so nothing is asked of anybody. The string is decoded before the load
 /// (by whoever knows its format: the RPC layer's OpenRTB decoder) into an ``AdResponse``,
 /// which this source answers at once. Being a source of the waterfall, its load gets response
-/// info, numbering and serving like every other.
-public struct AdResponse: Sendable {
+/// info, numbering and serving like every other. (A class: loads without one pass a nil
+/// reference, which costs nothing to copy.)
+public final class AdResponse: Sendable {
   /// What the response carries.
   public enum Content: Sendable {
     /// Creatives to serve, best first (at least one).
@@ -17,10 +18,10 @@ public struct AdResponse: Sendable {
   }
 
   /// The response info entry's `adNetworkClassName`.
-  public var adNetworkClassName: String
+  public let adNetworkClassName: String
   /// Its `adSourceName`.
-  public var adSourceName: String
-  public var content: Content
+  public let adSourceName: String
+  public let content: Content
 
   public init(adNetworkClassName: String, adSourceName: String, content: Content) {
     self.adNetworkClassName = adNetworkClassName

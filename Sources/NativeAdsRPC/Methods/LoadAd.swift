@@ -64,8 +64,18 @@ enum LoadAd: ServiceMethod {
   /// A load's params, decoded.
   struct Request {
     var ad: AdRequest
-    var responseString: String?
-    var nativeRequest: NativeRequest?
+    /// nil for a load from the store (a reference: nothing to copy then).
+    var responseString: ResponseString?
+  }
+
+  /// `adResponseString` and the `nativeRequest` that types it.
+  final class ResponseString {
+    let text: String
+    let nativeRequest: NativeRequest?
+    init(text: String, nativeRequest: NativeRequest?) {
+      self.text = text
+      self.nativeRequest = nativeRequest
+    }
   }
 
   static var signature: MethodSignature {
@@ -84,17 +94,12 @@ enum LoadAd: ServiceMethod {
   static func decode(_ params: Params) throws(RPCError) -> Request {
     try decoding { () throws(InvalidField) in
       let ad = try decodeRequest(params)
-      guard let text = try params(adResponseString) else {
-        if params.raw(nativeRequest.name) != nil {
-          throw InvalidField(
-            params.path(nativeRequest.name), "applies only with adResponseString")
-        }
-        return Request(ad: ad)
-      }
+      // (A nativeRequest without a response string is an extra param: ignored.)
+      guard let text = try params(adResponseString) else { return Request(ad: ad) }
       let request = try params.raw(nativeRequest.name).map { v throws(InvalidField) in
         try NativeRequest.read(v, place: params.path(nativeRequest.name))
       }
-      return Request(ad: ad, responseString: text, nativeRequest: request)
+      return Request(ad: ad, responseString: ResponseString(text: text, nativeRequest: request))
     }
   }
 
@@ -145,7 +150,8 @@ enum LoadAd: ServiceMethod {
     // response info), not the params.
     let response = params.responseString.map {
       OpenRTBDecoder.adResponse(
-        $0, nativeRequest: params.nativeRequest, maximumAssets: context.service.maxResponseAssets)
+        $0.text, nativeRequest: $0.nativeRequest,
+        maximumAssets: context.service.maxResponseAssets)
     }
     // Units without a waterfall answer at once; a waterfall may wait on adapters and timers,
     // and then the reply is deferred (the loop keeps serving everyone meanwhile) and the
