@@ -7,7 +7,8 @@ loopback port by Selenium's Service and stopped by pid when the module is done):
 - both templates (small and medium) draw each built-in ad, their elements where the SDK's
   templates put them, and custom-format ads drawn from their assets;
 - clicking the headline records a click that `getEvents` shows;
-- the AdChoices icon sits in the requested corner, and indirect ads carry the "Ad" badge.
+- the AdChoices icon sits in the requested corner, and indirect ads carry the "Ad" badge;
+- an OpenRTB response pasted in the load form is drawn, and its trackers are logged.
 """
 from __future__ import annotations
 
@@ -198,4 +199,34 @@ def test_the_adchoices_icon_sits_in_the_requested_corner(page, inspector_server,
                     "bottomRight": bottom and right, "bottomLeft": bottom and left}[corner]
         assert expected, (name, corner, v, i)
     tcp.call("releaseAd", adId=ad["adId"])
+    assert console_errors(page) == []
+
+
+def test_an_openrtb_response_pasted_in_the_form_is_drawn_and_its_trackers_logged(page, inspector_server):
+    """The load form's OpenRTB field sends adResponseString (docs/openrtb.md): the ad is drawn,
+    and once shown (its impression recorded) the event log lists its impression trackers."""
+    import json
+
+    native = {"native": {"link": {"url": "https://shop.example.com/"},
+                         "assets": [{"id": 1, "title": {"text": "Pasted from a bidder"}},
+                                    {"id": 2, "img": {"type": 3, "url": "https://shop.example.com/a.png",
+                                                      "w": 600, "h": 314}}],
+                         "imptrackers": ["https://tracker.example.com/imp?from=inspector"]}}
+    page.execute_script(
+        "document.getElementById('f-rtb').open = true;"
+        "document.getElementById('f-unit').value = arguments[0];"
+        "document.getElementById('r-adResponseString').value = arguments[1];",
+        "/inspector/openrtb", json.dumps(native))
+    page.find_element(By.ID, "f-submit").click()
+    WebDriverWait(page, WAIT).until(
+        lambda d: "1 ad loaded" in d.find_element(By.ID, "f-result").text
+        or d.find_element(By.ID, "f-result").get_attribute("class") == "err")
+    assert page.find_element(By.ID, "f-result").get_attribute("class") == "ok", page.find_element(By.ID, "f-result").text
+    headline = WebDriverWait(page, WAIT).until(lambda d: next(
+        (e for e in d.find_elements(By.CSS_SELECTOR, '[data-asset="headline"]') if e.text == "Pasted from a bidder"), None))
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'})", headline)
+    row = WebDriverWait(page, WAIT).until(lambda d: next(
+        (r for r in d.find_elements(By.CSS_SELECTOR, '#ev-body tr[data-event="tracker"]')
+         if "tracker.example.com/imp?from=inspector" in r.text), None))
+    assert "impression tracker" in row.text, row.text
     assert console_errors(page) == []
