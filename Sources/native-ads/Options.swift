@@ -33,6 +33,8 @@ struct Options {
   var maxEvents = 100_000
   /// `--max-response-assets N`: the most assets an ad response string may hold.
   var maxResponseAssets = NativeAdsService.defaultMaxResponseAssets
+  /// `--max-auction-imps N`: the most impressions a bid request to the mock bidder may hold.
+  var maxAuctionImps = OpenRTBBidder.Limits.defaultMaximumImpressions
   var mediationDeadlineMilliseconds: UInt64 = 10_000
   /// `--write-schemas DIR`: write the generated `schemas/` files and exit.
   var writeSchemasTo: String?
@@ -100,7 +102,10 @@ struct Options {
                                  at a time.
       --max-events N             Events kept in the log for getEvents (default 100000).
       --max-response-assets N    Most assets an ad response string (loadAd adResponseString)
-                                 may hold, every bid's together (default 32).
+                                 may hold, every bid's together, and a native request
+                                 may ask for (default 32).
+      --max-auction-imps N       Most impressions of a bid request to POST /openrtb2/auction
+                                 (default 64).
       --mediation-deadline-ms N  Longest a waterfall load may take (default 10000); units
                                  may set their own (deadlineMs).
 
@@ -229,6 +234,7 @@ struct Options {
       case "--with-builtin": o.withBuiltIn = true
       case "--max-store-item-bytes": o.maxStoreItemBytes = try positive(arg)
       case "--max-response-assets": o.maxResponseAssets = try positive(arg)
+      case "--max-auction-imps": o.maxAuctionImps = try positive(arg)
       case "--write-schemas": o.writeSchemasTo = try value(arg)
       case "--max-events":
         o.maxEvents = try positive(arg)

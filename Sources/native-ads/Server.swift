@@ -190,7 +190,11 @@ final class Server: ConnectionDelegate {
       connection: connection, limits: limits, policy: httpPolicy,
       soon: { [unowned self] work in soon(work) },
       auction: { [unowned self] body in
-        OpenRTBBidder.auction(body, inventory: service.manager.inventory)
+        OpenRTBBidder.auction(
+          body, inventory: service.manager.inventory,
+          limits: OpenRTBBidder.Limits(
+            maximumImpressions: options.maxAuctionImps,
+            maximumAssets: service.maxResponseAssets))
       },
       makeRequestSession: { [unowned self] in
         requestSessionCount += 1

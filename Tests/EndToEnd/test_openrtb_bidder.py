@@ -668,3 +668,63 @@ def test_every_adm_validates_against_the_response_schema(port):
     for b in bid_response(port, body)["seatbid"][0]["bid"]:
         errors = [f"{list(e.path)}: {e.message}" for e in v.iter_errors(json.loads(b["adm"]))]
         assert not errors, (b["impid"], errors[:5])
+
+
+# ------------------------------------------------------------------------------------------
+# Limits: --max-auction-imps, and --max-response-assets for a native request's assets
+
+
+@pytest.fixture(scope="module")
+def limited_bidder(tmp_path_factory):
+    d = tmp_path_factory.mktemp("bidder-limits")
+    path = write_json(str(d / "bidder-store.json"), bidder_store())
+    srv = Server(str(d), stdio=False, tcp=True, http=True, spread=False,
+                 args=["--store", path, "--max-auction-imps", "2", "--max-response-assets", "2"])
+    yield srv
+    srv.stop()
+
+
+TITLE_ONLY = native_request({"id": 1, "required": 1, "title": {"len": 25}})
+
+
+def test_a_bid_request_holds_at_most_max_auction_imps_impressions(limited_bidder):
+    port = limited_bidder.http_port
+    ok = auction(port, bid_request(imp("1", MAIN, TITLE_ONLY), imp("2", MAIN, TITLE_ONLY)))
+    assert ok.status == 200, (ok.status, ok.body[:500])
+    assert len(json.loads(ok.body)["seatbid"][0]["bid"]) == 2
+    over = auction(port, bid_request(*[imp(str(i), MAIN, TITLE_ONLY) for i in range(3)], id="too-many"))
+    assert over.status == 400, (over.status, over.body[:500])
+    body = json.loads(over.body)
+    assert body["id"] == "too-many" and body["nbr"] == 2, body
+    assert body["ext"]["error"].startswith("imp holds more impressions") and "at most 2" in body["ext"]["error"], body
+
+
+def test_the_default_impression_limit_is_64(port):
+    ok = auction(port, bid_request(*[imp(str(i), MAIN, TITLE_ONLY) for i in range(64)]))
+    assert ok.status == 200, (ok.status, ok.body[:300])
+    over = auction(port, bid_request(*[imp(str(i), MAIN, TITLE_ONLY) for i in range(65)]))
+    assert over.status == 400 and "at most 64" in json.loads(over.body)["ext"]["error"], over.body[:300]
+
+
+def test_a_native_request_asks_for_at_most_max_response_assets(limited_bidder):
+    port = limited_bidder.http_port
+    two = native_request({"id": 1, "required": 1, "title": {"len": 25}}, {"id": 2, "data": {"type": 2}})
+    three = native_request({"id": 1, "required": 1, "title": {"len": 25}}, {"id": 2, "data": {"type": 2}},
+                           {"id": 3, "data": {"type": 1}})
+    mixed = auction(port, bid_request(imp("ok", MAIN, two), imp("big", MAIN, three)))
+    assert mixed.status == 200, (mixed.status, mixed.body[:500])
+    body = json.loads(mixed.body)
+    assert [b["impid"] for b in body["seatbid"][0]["bid"]] == ["ok"]
+    [no_bid] = body["ext"]["noBid"]
+    assert no_bid["impid"] == "big" and no_bid["nbr"] == 2, no_bid
+    assert no_bid["reason"].startswith("imp[1].native.request.assets asks for more assets"), no_bid
+
+
+def test_load_ad_native_request_assets_are_bounded_too(limited_bidder):
+    c = limited_bidder.connect()
+    three = native_request({"id": 1, "title": {"len": 25}}, {"id": 2, "data": {"type": 2}},
+                           {"id": 3, "data": {"type": 1}})
+    response = {"link": {"url": "https://x.example/"}, "assets": [{"id": 1, "title": {"text": "t"}}]}
+    err = c.error("loadAd", {"adUnitID": "/x", "adResponseString": json.dumps(response), "nativeRequest": three})
+    assert err["code"] == -32602 and err["data"]["field"] == "nativeRequest.assets", err
+    c.close()

@@ -68,14 +68,10 @@ enum LoadAd: ServiceMethod {
     var responseString: ResponseString?
   }
 
-  /// `adResponseString` and the `nativeRequest` that types it.
+  /// `adResponseString`.
   final class ResponseString {
     let text: String
-    let nativeRequest: NativeRequest?
-    init(text: String, nativeRequest: NativeRequest?) {
-      self.text = text
-      self.nativeRequest = nativeRequest
-    }
+    init(text: String) { self.text = text }
   }
 
   static var signature: MethodSignature {
@@ -96,10 +92,8 @@ enum LoadAd: ServiceMethod {
       let ad = try decodeRequest(params)
       // (A nativeRequest without a response string is an extra param: ignored.)
       guard let text = try params(adResponseString) else { return Request(ad: ad) }
-      let request = try params.raw(nativeRequest.name).map { v throws(InvalidField) in
-        try NativeRequest.read(v, place: params.path(nativeRequest.name))
-      }
-      return Request(ad: ad, responseString: ResponseString(text: text, nativeRequest: request))
+      // (nativeRequest is read by `handle`, which knows the service's limits.)
+      return Request(ad: ad, responseString: ResponseString(text: text))
     }
   }
 
@@ -148,10 +142,17 @@ enum LoadAd: ServiceMethod {
     let request = params.ad
     // An ad response string is read here: what cannot be mapped fails the load (1013, with
     // response info), not the params.
-    let response = params.responseString.map {
-      OpenRTBDecoder.adResponse(
-        $0.text, nativeRequest: $0.nativeRequest,
-        maximumAssets: context.service.maxResponseAssets)
+    var response: AdResponse?
+    if let text = params.responseString?.text {
+      let limit = context.service.maxResponseAssets
+      var typing: NativeRequest?
+      let call = context.call.params
+      if let raw = call.raw(nativeRequest.name) {
+        typing = try decoding { () throws(InvalidField) in
+          try NativeRequest.read(raw, place: call.path(nativeRequest.name), maximumAssets: limit)
+        }
+      }
+      response = OpenRTBDecoder.adResponse(text, nativeRequest: typing, maximumAssets: limit)
     }
     // Units without a waterfall answer at once; a waterfall may wait on adapters and timers,
     // and then the reply is deferred (the loop keeps serving everyone meanwhile) and the

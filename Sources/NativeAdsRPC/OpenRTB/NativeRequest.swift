@@ -32,10 +32,13 @@ struct NativeRequest: Sendable {
   /// Reads a request: `value` an object, or a string holding one (as OpenRTB 2.x carries it
   /// in `imp.native.request`), bare or wrapped in `{"native": ...}` (before 1.1). `place`
   /// names it in errors (`nativeRequest`, `imp[0].native.request`).
-  static func read(_ value: JSONRef, place: String) throws(InvalidField) -> NativeRequest {
+  /// At most `maximumAssets` assets (a response may hold no more: `--max-response-assets`).
+  static func read(_ value: JSONRef, place: String, maximumAssets: Int) throws(InvalidField)
+    -> NativeRequest
+  {
     switch value.kind {
     case .object:
-      return try read(object: value, place: place)
+      return try read(object: value, place: place, maximumAssets: maximumAssets)
     case .string:
       var text = value.stringValue ?? ""
       let parsed: Result<NativeRequest, InvalidField> = text.withUTF8 { bytes in
@@ -45,7 +48,7 @@ struct NativeRequest: Sendable {
               return .failure(InvalidField(place, "must hold a JSON object"))
             }
             do throws(InvalidField) {
-              return .success(try read(object: root, place: place))
+              return .success(try read(object: root, place: place, maximumAssets: maximumAssets))
             } catch {
               return .failure(error)
             }
@@ -60,7 +63,9 @@ struct NativeRequest: Sendable {
     }
   }
 
-  private static func read(object: JSONRef, place: String) throws(InvalidField) -> NativeRequest {
+  private static func read(object: JSONRef, place: String, maximumAssets: Int)
+    throws(InvalidField) -> NativeRequest
+  {
     var p = Params(object, prefix: place + ".")
     if p.raw(NativeRequestShape.assets.name) == nil, let wrapped = try p.optionalObject("native") {
       p = wrapped
@@ -69,7 +74,14 @@ struct NativeRequest: Sendable {
     try F.shape.check(p)
     var assets: [Asset] = []
     var ids = Set<Int>()
-    for a in try p(F.assets) {
+    let list = try p(F.assets)
+    guard list.count <= maximumAssets else {
+      throw InvalidField(
+        p.path(F.assets.name),
+        "asks for more assets than a response may hold: at most \(maximumAssets)"
+          + " (--max-response-assets)")
+    }
+    for a in list {
       typealias A = F.Asset
       let id = try a(A.id)
       guard ids.insert(id).inserted else {

@@ -18,6 +18,26 @@ public enum OpenRTBBidder {
   /// The seat the bids are made for.
   public static let seat = "native-ads"
 
+  /// What one bid request may ask: each impression ranks its unit's creatives and checks them
+  /// against its native request, on the loop.
+  public struct Limits: Sendable {
+    /// The most impressions (`--max-auction-imps`).
+    public var maximumImpressions: Int
+    /// The most assets a native request may ask for: what a response may hold
+    /// (`--max-response-assets`).
+    public var maximumAssets: Int
+
+    public init(
+      maximumImpressions: Int = Limits.defaultMaximumImpressions,
+      maximumAssets: Int = NativeAdsService.defaultMaxResponseAssets
+    ) {
+      self.maximumImpressions = maximumImpressions
+      self.maximumAssets = maximumAssets
+    }
+
+    public static let defaultMaximumImpressions = 64
+  }
+
   /// Why an impression got no bid (`nbr`: OpenRTB's 2, then this bidder's 500+).
   enum NoBid: Int {
     case invalidRequest = 2
@@ -28,12 +48,14 @@ public enum OpenRTBBidder {
   }
 
   /// Runs the auction of bid request `body` against `inventory`.
-  public static func auction(_ body: [UInt8], inventory: Inventory) -> Reply {
+  public static func auction(_ body: [UInt8], inventory: Inventory, limits: Limits = Limits())
+    -> Reply
+  {
     let outcome: Result<Reply, BadRequest> = body.withUnsafeBytes { bytes in
       do {
         return try JSONParser().parse(bytes) { root in
           do throws(BadRequest) {
-            return .success(try auction(root, inventory: inventory))
+            return .success(try auction(root, inventory: inventory, limits: limits))
           } catch {
             return .failure(error)
           }
@@ -58,7 +80,9 @@ public enum OpenRTBBidder {
     var problem: String
   }
 
-  private static func auction(_ root: JSONRef, inventory: Inventory) throws(BadRequest) -> Reply {
+  private static func auction(_ root: JSONRef, inventory: Inventory, limits: Limits)
+    throws(BadRequest) -> Reply
+  {
     guard root.kind == .object else {
       throw BadRequest(id: nil, problem: "the bid request must be a JSON object")
     }
@@ -70,6 +94,12 @@ public enum OpenRTBBidder {
     do throws(InvalidField) {
       _ = try p(F.id)
       imps = try p(F.imp)
+      guard imps.count <= limits.maximumImpressions else {
+        throw InvalidField(
+          p.path(F.imp.name),
+          "holds more impressions than a bid request may: at most \(limits.maximumImpressions)"
+            + " (--max-auction-imps)")
+      }
       for imp in imps { _ = try imp(F.Imp.id) }
       let site = try p(F.site)
       let app = try p(F.app)
@@ -90,7 +120,10 @@ public enum OpenRTBBidder {
     var noBids: [(impid: String, nbr: NoBid, reason: String)] = []
     for (index, imp) in imps.enumerated() {
       let impID = (try? imp(F.Imp.id)) ?? ""
-      switch fill(imp, index: index, requestID: requestID, targeting: targeting, inventory) {
+      switch fill(
+        imp, index: index, requestID: requestID, targeting: targeting, inventory,
+        maximumAssets: limits.maximumAssets)
+      {
       case .success(let bid): bids.append(bid)
       case .failure(let noBid): noBids.append((impID, noBid.nbr, noBid.reason))
       }
@@ -134,7 +167,8 @@ public enum OpenRTBBidder {
 
   /// The bid for impression `imp`, or why there is none.
   private static func fill(
-    _ imp: Params, index: Int, requestID: String, targeting: AdRequest, _ inventory: Inventory
+    _ imp: Params, index: Int, requestID: String, targeting: AdRequest, _ inventory: Inventory,
+    maximumAssets: Int
   ) -> Result<JSONValue, Unfilled> {
     typealias I = BidRequestShape.Imp
     let impID = (try? imp(I.id)) ?? ""
@@ -149,7 +183,8 @@ public enum OpenRTBBidder {
       guard let raw = native.raw(name) else {
         throw InvalidField(native.path(name), "is required")
       }
-      request = try NativeRequest.read(raw, place: native.path(name))
+      request = try NativeRequest.read(
+        raw, place: native.path(name), maximumAssets: maximumAssets)
     } catch {
       return .failure(Unfilled(nbr: .invalidRequest, reason: "\(error.field) \(error.problem)"))
     }
