@@ -40,24 +40,10 @@ struct NativeRequest: Sendable {
     case .object:
       return try read(object: value, place: place, maximumAssets: maximumAssets)
     case .string:
-      var text = value.stringValue ?? ""
-      let parsed: Result<NativeRequest, InvalidField> = text.withUTF8 { bytes in
-        do {
-          return try JSONParser().parse(UnsafeRawBufferPointer(bytes)) { root in
-            guard root.kind == .object else {
-              return .failure(InvalidField(place, "must hold a JSON object"))
-            }
-            do throws(InvalidField) {
-              return .success(try read(object: root, place: place, maximumAssets: maximumAssets))
-            } catch {
-              return .failure(error)
-            }
-          }
-        } catch {
-          return .failure(InvalidField(place, "is not JSON (\(error))"))
-        }
+      return try NestedJSON.readObject(value.stringValue ?? "", place: place) {
+        root throws(InvalidField) in
+        try read(object: root, place: place, maximumAssets: maximumAssets)
       }
-      return try parsed.get()
     default:
       throw InvalidField(place, "must be an object or a string holding one")
     }

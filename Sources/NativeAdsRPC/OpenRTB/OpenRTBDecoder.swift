@@ -169,27 +169,12 @@ enum OpenRTBDecoder {
         try nativeObject(adm, place: place + "."), id: id, eCPM: eCPM, request: request,
         indirect: true, budget: budget)
     case .string:
-      var text = adm.stringValue ?? ""
-      let made: Result<Creative, InvalidField> = text.withUTF8 { bytes in
-        do {
-          return try JSONParser().parse(UnsafeRawBufferPointer(bytes)) { root in
-            guard root.kind == .object else {
-              return .failure(InvalidField(place, "must hold a JSON object"))
-            }
-            do throws(InvalidField) {
-              return .success(
-                try creative(
-                  try nativeObject(root, place: place + "."), id: id, eCPM: eCPM,
-                  request: request, indirect: true, budget: budget))
-            } catch {
-              return .failure(error)
-            }
-          }
-        } catch {
-          return .failure(InvalidField(place, "is not JSON (\(error))"))
-        }
+      return try NestedJSON.readObject(adm.stringValue ?? "", place: place) {
+        root throws(InvalidField) in
+        try creative(
+          try nativeObject(root, place: place + "."), id: id, eCPM: eCPM, request: request,
+          indirect: true, budget: budget)
       }
-      return try made.get()
     default:
       throw InvalidField(place, "must be a JSON string holding the native response, or an object")
     }
