@@ -26,7 +26,9 @@ public struct HTTPResponse: Sendable {
   /// only. Statuses without a body (1xx, 204, 304) carry no `Content-Length`.
   public func serialized(close: Bool, headOnly: Bool = false) -> [UInt8] {
     var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
-    for (name, value) in headers { head += "\(name): \(value)\r\n" }
+    for (name, value) in headers {
+      head += "\(Self.fieldText(name)): \(Self.fieldText(value))\r\n"
+    }
     let bodiless = status < 200 || status == 204 || status == 304
     if !bodiless { head += "Content-Length: \(body.count)\r\n" }
     if close { head += "Connection: close\r\n" }
@@ -34,6 +36,19 @@ public struct HTTPResponse: Sendable {
     var bytes = Array(head.utf8)
     if !bodiless && !headOnly { bytes += body }
     return bytes
+  }
+
+  /// `text` as a header's name or value may carry it: a control character (CR, LF and NUL
+  /// among them, which would end the header or split the response) becomes a space. Callers
+  /// encode what they put in headers; this keeps one that forgot from letting a client's
+  /// bytes write headers of their own.
+  static func fieldText(_ text: String) -> String {
+    guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
+      return text
+    }
+    return String(
+      decoding: text.utf8.map { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F ? 0x20 : $0 },
+      as: UTF8.self)
   }
 
   /// The reason phrase of the statuses this server sends.

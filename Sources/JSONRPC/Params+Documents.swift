@@ -28,9 +28,23 @@ extension Params {
 
   /// The names of the object's members, each once, in order of first appearance (a repeated
   /// key is one member whose value is the last given, as with ``value(named:)``).
-  public var memberNames: [String] {
-    var seen = Set<String>()
-    return (object?.members ?? []).compactMap { seen.insert($0.key).inserted ? $0.key : nil }
+  public var memberNames: [String] { uniqueMembers.map(\.name) }
+
+  /// The object's members, each name once in order of first appearance with the last value
+  /// given (what ``value(named:)`` finds), in one pass: reading every member of a large
+  /// object by name would be quadratic.
+  public var uniqueMembers: [(name: String, value: JSONRef)] {
+    var out: [(name: String, value: JSONRef)] = []
+    var place: [String: Int] = [:]
+    for (key, value) in object?.members ?? [] {
+      if let i = place[key] {
+        out[i].value = value
+      } else {
+        place[key] = out.count
+        out.append((key, value))
+      }
+    }
+    return out
   }
 
   /// The member named `name` (`nil` when absent or `null`).
@@ -41,15 +55,25 @@ extension Params {
 
   /// A nested object under a run-time name, read with a longer path.
   public func object(named name: String) throws(InvalidField) -> Params {
-    guard let v = value(named: name), v.kind == .object else {
+    try object(value(named: name), named: name)
+  }
+
+  /// Member `value` (one of ``uniqueMembers``, nil when `null`) as a nested object named `name`.
+  public func object(_ value: JSONRef?, named name: String) throws(InvalidField) -> Params {
+    guard let value, !value.isNull, value.kind == .object else {
       throw InvalidField(path(named: name), "must be an object")
     }
-    return Params(v, prefix: path(named: name) + ".")
+    return Params(value, prefix: path(named: name) + ".")
   }
 
   /// A string under a run-time name.
   public func string(named name: String) throws(InvalidField) -> String {
-    guard let s = value(named: name)?.stringValue else {
+    try string(value(named: name), named: name)
+  }
+
+  /// Member `value` (one of ``uniqueMembers``) as a string named `name`.
+  public func string(_ value: JSONRef?, named name: String) throws(InvalidField) -> String {
+    guard let s = value?.stringValue else {
       throw InvalidField(path(named: name), "must be a string")
     }
     return s
@@ -89,6 +113,9 @@ extension Params {
   {
     guard let v = try optionalDouble(key) else { return nil }
     guard range.contains(v) else {
+      if range.upperBound == .greatestFiniteMagnitude {
+        throw InvalidField(path(key), "must be at least \(JSONWriter.format(range.lowerBound))")
+      }
       throw InvalidField(
         path(key),
         "must be between \(JSONWriter.format(range.lowerBound)) and \(JSONWriter.format(range.upperBound))"

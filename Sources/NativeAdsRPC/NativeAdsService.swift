@@ -12,7 +12,15 @@ public final class NativeAdsService: AdEventObserver {
   /// The most assets an ad response string may hold, every bid's together
   /// (`--max-response-assets`): each is decoded, and its image drawn, on the loop.
   public var maxResponseAssets = NativeAdsService.defaultMaxResponseAssets
+  /// The most trackers one OpenRTB ad (a response string's bid, a store creative written in
+  /// `openrtb`) may carry (`--max-ad-trackers`): each is a `tracker` event when it fires.
+  public var maxAdTrackers = NativeAdsService.defaultMaxAdTrackers
+  /// The most pixels the images of one ad response string may have together
+  /// (`--max-response-pixels`): each is drawn at its size when the ad is served.
+  public var maxResponsePixels = NativeAdsService.defaultMaxResponsePixels
   public static let defaultMaxResponseAssets = OpenRTBDecoder.defaultMaximumAssets
+  public static let defaultMaxAdTrackers = OpenRTBDecoder.defaultMaximumTrackers
+  public static let defaultMaxResponsePixels = OpenRTBDecoder.defaultMaximumPixels
   let creativeJSON = CreativeJSONCache()
   private var sessions: [UInt64: RPCSession] = [:]
   /// Connections that called `inspector.watch`, told of everything the service does. While

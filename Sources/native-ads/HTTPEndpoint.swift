@@ -27,8 +27,9 @@ final class HTTPEndpoint {
   /// Runs work on the loop's next turn (``Server``'s `soon`): a deferred reply may come in the
   /// middle of another message's dispatch, and the next request must not be dispatched then.
   private let soon: (@escaping () -> Void) -> Void
-  /// Runs the mock bidder's auction of a bid request's body.
-  private let auction: ([UInt8]) -> OpenRTBBidder.Reply
+  /// Runs the mock bidder's auction of a bid request's body, answering at once or later (in
+  /// a fleet, once the store is caught up with).
+  private let auction: ([UInt8], @escaping (OpenRTBBidder.Reply) -> Void) -> Void
   /// The handshake is answered: the server takes the connection over as a WebSocket, with
   /// the bytes that followed the request.
   var onUpgrade: ((HTTPEndpoint, [UInt8]) -> Void)?
@@ -38,8 +39,15 @@ final class HTTPEndpoint {
   private var inputStart = 0
   /// While a request waits, reading goes on (to see the client go away) up to this much.
   static let maxInputWhileWaiting = 64 * 1024
-  /// The `POST /rpc` waiting for its deferred replies, and whether its response closes.
-  private var waiting: (session: RPCSession, close: Bool)?
+  /// A request whose response comes later (the requests behind it wait).
+  private enum Waiting {
+    /// A `POST /rpc` waiting for its deferred replies, and whether its response closes.
+    case rpc(RPCSession, close: Bool)
+    /// A bid request waiting for the fleet's store to be caught up with.
+    case auction
+  }
+
+  private var waiting: Waiting?
   private var inputEnded = false
   private var closeWhenIdle = false
   private var done = false
@@ -47,7 +55,7 @@ final class HTTPEndpoint {
   init(
     connection: Connection, limits: HTTPLimits, policy: HostOriginPolicy,
     soon: @escaping (@escaping () -> Void) -> Void,
-    auction: @escaping ([UInt8]) -> OpenRTBBidder.Reply,
+    auction: @escaping ([UInt8], @escaping (OpenRTBBidder.Reply) -> Void) -> Void,
     makeRequestSession: @escaping () -> RPCSession
   ) {
     self.auction = auction
@@ -82,7 +90,8 @@ final class HTTPEndpoint {
   /// are when it goes away (their adapters are told), and nothing more is sent.
   func endOfInput() {
     inputEnded = true
-    guard let (session, _) = waiting else { return serve() }
+    guard let pending = waiting else { return serve() }
+    guard case .rpc(let session, _) = pending else { return }
     session.inputEnded()
     if session.unansweredRequestCount == 0 {
       waiting = nil
@@ -108,7 +117,7 @@ final class HTTPEndpoint {
   /// The connection closed: a request still waiting is stopped.
   func connectionClosed() {
     done = true
-    waiting?.session.close()
+    if case .rpc(let session, _)? = waiting { session.close() }
     waiting = nil
   }
 
@@ -178,13 +187,7 @@ final class HTTPEndpoint {
       input = []
       onUpgrade?(self, rest)
     case ("/rpc", "OPTIONS"):
-      respond(
-        HTTPResponse(
-          status: 204,
-          headers: cors + [
-            ("Allow", "GET, POST, OPTIONS"), ("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
-            ("Access-Control-Allow-Headers", "Content-Type"), ("Access-Control-Max-Age", "600"),
-          ]), close: close)
+      respond(preflight(allowing: "GET, POST, OPTIONS", cors: cors), close: close)
     case ("/rpc", _):
       respond(
         .text(
@@ -197,17 +200,14 @@ final class HTTPEndpoint {
             415, "POST \(Self.auctionPath) takes an OpenRTB bid request as application/json",
             headers: cors), close: close)
       }
-      let reply = auction(request.body)
-      var headers = cors
-      if !reply.body.isEmpty { headers.append(("Content-Type", "application/json")) }
-      if let reasons = reply.noBidHeader { headers.append(("X-OpenRTB-No-Bid", reasons)) }
-      headers.append(("X-OpenRTB-Version", "2.6"))
-      respond(HTTPResponse(status: reply.status, headers: headers, body: reply.body), close: close)
+      bid(request, cors: cors, close: close)
+    case (Self.auctionPath, "OPTIONS"):
+      respond(preflight(allowing: "POST, OPTIONS", cors: cors), close: close)
     case (Self.auctionPath, _):
       respond(
         .text(
           405, "\(request.method) \(Self.auctionPath): the bidder takes POST",
-          headers: [("Allow", "POST")]), close: close)
+          headers: [("Allow", "POST, OPTIONS")]), close: close)
     case ("/", "GET"), ("/", "HEAD"):
       respond(Inspector.page, close: close)
     case ("/", _):
@@ -226,6 +226,19 @@ final class HTTPEndpoint {
   }
 
   /// For a page of an origin `--allow-origin` gave: the headers that let it read the response.
+  /// The answer to a CORS preflight of a path taking `methods` (`OPTIONS /rpc`,
+  /// `OPTIONS /openrtb2/auction`): 204 with the CORS headers of `request`'s origin.
+  private func preflight(allowing methods: String, cors: [(name: String, value: String)])
+    -> HTTPResponse
+  {
+    HTTPResponse(
+      status: 204,
+      headers: cors + [
+        ("Allow", methods), ("Access-Control-Allow-Methods", methods),
+        ("Access-Control-Allow-Headers", "Content-Type"), ("Access-Control-Max-Age", "600"),
+      ])
+  }
+
   private func corsHeaders(_ request: HTTPRequest) -> [(name: String, value: String)] {
     guard let origin = request.header("origin") else { return [] }
     return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")]
@@ -253,20 +266,48 @@ final class HTTPEndpoint {
     guard session.unansweredRequestCount > 0 else {
       return answer(session, cors: cors, close: close)
     }
-    waiting = (session, close)
+    waiting = .rpc(session, close: close)
     // Its replies come later, maybe in the middle of another connection's message: its
     // response, and the requests behind it, are put off to the loop's next turn.
     session.onOutput = { [unowned self] s in
       guard s.unansweredRequestCount == 0 else { return }
       soon { [weak self] in
-        guard let self, let (current, close) = waiting, current === s else { return }
+        guard let self, case .rpc(let current, let close)? = waiting, current === s else {
+          return
+        }
         waiting = nil
         answer(s, cors: cors, close: close)
-        if !done, !closeWhenIdle { connection.startReading() }
-        if closeWhenIdle { finishServing() }
-        serve()
+        resume()
       }
     }
+  }
+
+  /// A request that waited has its response: the requests behind it are served.
+  private func resume() {
+    if !done, !closeWhenIdle { connection.startReading() }
+    if closeWhenIdle { finishServing() }
+    serve()
+  }
+
+  /// `POST /openrtb2/auction`: the bid response, now or (in a fleet) once the store is
+  /// caught up with, the requests behind it waiting meanwhile.
+  private func bid(_ request: HTTPRequest, cors: [(name: String, value: String)], close: Bool) {
+    var handled = false
+    waiting = .auction
+    auction(request.body) { [weak self] reply in
+      guard let self, !done, case .auction? = waiting else { return }
+      waiting = nil
+      var headers = cors
+      if !reply.body.isEmpty { headers.append(("Content-Type", "application/json")) }
+      if let reasons = reply.noBidHeader { headers.append(("X-OpenRTB-No-Bid", reasons)) }
+      headers.append(("X-OpenRTB-Version", "2.6"))
+      respond(
+        HTTPResponse(status: reply.status, headers: headers, body: reply.body),
+        close: close || closeWhenIdle || inputEnded)
+      // Answered later: from the loop's next turn, as a deferred POST /rpc is.
+      if handled { soon { [weak self] in self?.resume() } }
+    }
+    handled = true
   }
 
   /// The request's replies are all there: its response.

@@ -15,11 +15,11 @@ enum InventoryLoading {
     do throws(StoreLoadError) {
       let file = try StoreFile(path: path)
       defer { file.close() }
-      let summary = try StoreLoader.load(
-        from: file, into: inventory,
-        options: StoreLoadOptions(
-          maximumItemBytes: options.maxStoreItemBytes,
-          progress: StoreLoadProgress(clock: monotonicSeconds, write: Log.line)))
+      var loadOptions = StoreLoadOptions(
+        maximumItemBytes: options.maxStoreItemBytes,
+        progress: StoreLoadProgress(clock: monotonicSeconds, write: Log.line))
+      loadOptions.maximumAdTrackers = options.maxAdTrackers
+      let summary = try StoreLoader.load(from: file, into: inventory, options: loadOptions)
       Log(level: options.logLevel).debug(
         "store: \(path): \(summary.formats) formats, \(summary.creatives) creatives "
           + "(\(summary.packedCreatives) packed in \(summary.packedBytes) bytes), "

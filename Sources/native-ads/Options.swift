@@ -33,6 +33,10 @@ struct Options {
   var maxEvents = 100_000
   /// `--max-response-assets N`: the most assets an ad response string may hold.
   var maxResponseAssets = NativeAdsService.defaultMaxResponseAssets
+  /// `--max-ad-trackers N`: the most trackers one OpenRTB ad may carry.
+  var maxAdTrackers = NativeAdsService.defaultMaxAdTrackers
+  /// `--max-response-pixels N`: the most pixels an ad response string's images may have.
+  var maxResponsePixels = NativeAdsService.defaultMaxResponsePixels
   /// `--max-auction-imps N`: the most impressions a bid request to the mock bidder may hold.
   var maxAuctionImps = OpenRTBBidder.Limits.defaultMaximumImpressions
   var mediationDeadlineMilliseconds: UInt64 = 10_000
@@ -103,7 +107,12 @@ struct Options {
       --max-events N             Events kept in the log for getEvents (default 100000).
       --max-response-assets N    Most assets an ad response string (loadAd adResponseString)
                                  may hold, every bid's together, and a native request
-                                 may ask for (default 32).
+                                 may ask for (default 32); ext.extraAssets entries count.
+      --max-ad-trackers N        Most trackers (imptrackers, eventtrackers and clicktrackers
+                                 together) one OpenRTB ad may carry: a response string's
+                                 bid, or a store creative written in openrtb (default 64).
+      --max-response-pixels N    Most pixels (width x height, summed) the drawn images of an
+                                 ad response string may have (default 16777216).
       --max-auction-imps N       Most impressions of a bid request to POST /openrtb2/auction
                                  (default 64).
       --mediation-deadline-ms N  Longest a waterfall load may take (default 10000); units
@@ -234,6 +243,8 @@ struct Options {
       case "--with-builtin": o.withBuiltIn = true
       case "--max-store-item-bytes": o.maxStoreItemBytes = try positive(arg)
       case "--max-response-assets": o.maxResponseAssets = try positive(arg)
+      case "--max-ad-trackers": o.maxAdTrackers = try positive(arg)
+      case "--max-response-pixels": o.maxResponsePixels = try positive(arg)
       case "--max-auction-imps": o.maxAuctionImps = try positive(arg)
       case "--write-schemas": o.writeSchemasTo = try value(arg)
       case "--max-events":

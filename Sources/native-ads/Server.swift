@@ -189,12 +189,25 @@ final class Server: ConnectionDelegate {
     let endpoint = HTTPEndpoint(
       connection: connection, limits: limits, policy: httpPolicy,
       soon: { [unowned self] work in soon(work) },
-      auction: { [unowned self] body in
-        OpenRTBBidder.auction(
-          body, inventory: service.manager.inventory,
-          limits: OpenRTBBidder.Limits(
-            maximumImpressions: options.maxAuctionImps,
-            maximumAssets: service.maxResponseAssets))
+      auction: { [unowned self] body, answer in
+        let service = service
+        let limits = OpenRTBBidder.Limits(
+          maximumImpressions: options.maxAuctionImps, maximumAssets: service.maxResponseAssets)
+        guard let replica = service.replica else {
+          return answer(
+            OpenRTBBidder.auction(body, inventory: service.manager.inventory, limits: limits))
+        }
+        // In a fleet no bid comes from a store older than the last change acknowledged (as a
+        // load waits).
+        replica.catchUp { caught in
+          switch caught {
+          case .success:
+            answer(
+              OpenRTBBidder.auction(body, inventory: service.manager.inventory, limits: limits))
+          case .failure(let unavailable):
+            answer(OpenRTBBidder.unavailable(unavailable.reason))
+          }
+        }
       },
       makeRequestSession: { [unowned self] in
         requestSessionCount += 1

@@ -57,6 +57,8 @@ func serve(_ options: Options, log: Log) -> Int32 {
     let service = NativeAdsService(manager: manager, dispatcher: dispatcher)
     service.replica = replica
     service.maxResponseAssets = options.maxResponseAssets
+    service.maxAdTrackers = options.maxAdTrackers
+    service.maxResponsePixels = options.maxResponsePixels
     let started = Server(
       eventLoop: eventLoop, dispatcher: dispatcher, service: service, options: options, log: log,
       sessionIDBase: sessionIDBase)

@@ -152,7 +152,10 @@ enum LoadAd: ServiceMethod {
           try NativeRequest.read(raw, place: call.path(nativeRequest.name), maximumAssets: limit)
         }
       }
-      response = OpenRTBDecoder.adResponse(text, nativeRequest: typing, maximumAssets: limit)
+      response = OpenRTBDecoder.adResponse(
+        text, nativeRequest: typing, maximumAssets: limit,
+        maximumTrackers: context.service.maxAdTrackers,
+        maximumPixels: context.service.maxResponsePixels)
     }
     // Units without a waterfall answer at once; a waterfall may wait on adapters and timers,
     // and then the reply is deferred (the loop keeps serving everyone meanwhile) and the

@@ -50,7 +50,9 @@ enum StorePutCreative: ServiceMethod {
     if context.replicatedStoreChange(name) { return }
     let inventory = context.service.manager.inventory
     let creative = try decoding { () throws(InvalidField) in
-      try StoreDecoder.creative(params) { inventory.format($0) }
+      try StoreDecoder.creative(params, maximumTrackers: context.service.maxAdTrackers) {
+        inventory.format($0)
+      }
     }
     let replaced = try storeChange(self.creative) { () throws(InventoryError) in
       try inventory.putCreative(creative)

@@ -75,6 +75,16 @@ public enum OpenRTBBidder {
     }
   }
 
+  /// The answer when the fleet's store cannot be read (Redis is down): `503` with OpenRTB's
+  /// `nbr` 1 (technical error) and why.
+  public static func unavailable(_ reason: String) -> Reply {
+    let response: JSONValue = .object([
+      ("id", .string("")), ("nbr", .int(1)),
+      ("ext", .object([("error", .string("the fleet's store is unavailable: \(reason)"))])),
+    ])
+    return Reply(status: 503, body: Array(response.jsonText.utf8), noBidHeader: nil)
+  }
+
   struct BadRequest: Error {
     var id: String?
     var problem: String
@@ -118,11 +128,21 @@ public enum OpenRTBBidder {
     }
     var bids: [JSONValue] = []
     var noBids: [(impid: String, nbr: NoBid, reason: String)] = []
+    // Impressions of one unit share its ranking: the targeting is the request's.
+    var rankings: [String: [Creative]?] = [:]
+    let ranking = { (tagid: String) -> [Creative]? in
+      if let kept = rankings[tagid] { return kept }
+      var wanted = targeting
+      wanted.adUnitID = tagid
+      let ranked = inventory.rankedCreatives(ofUnit: tagid, for: wanted)
+      rankings[tagid] = .some(ranked)
+      return ranked
+    }
     for (index, imp) in imps.enumerated() {
       let impID = (try? imp(F.Imp.id)) ?? ""
       switch fill(
-        imp, index: index, requestID: requestID, targeting: targeting, inventory,
-        maximumAssets: limits.maximumAssets)
+        imp, index: index, requestID: requestID, maximumAssets: limits.maximumAssets,
+        ranking: ranking)
       {
       case .success(let bid): bids.append(bid)
       case .failure(let noBid): noBids.append((impID, noBid.nbr, noBid.reason))
@@ -131,7 +151,8 @@ public enum OpenRTBBidder {
     guard !bids.isEmpty else {
       return Reply(
         status: 204, body: [],
-        noBidHeader: noBids.map { "\($0.impid)=\($0.nbr.rawValue)" }.joined(separator: "; "))
+        noBidHeader: noBids.map { "\(headerText($0.impid))=\($0.nbr.rawValue)" }.joined(
+          separator: "; "))
     }
     var members: [(String, JSONValue)] = [
       ("id", .string(requestID)), ("bidid", .string(requestID + "-" + seat)),
@@ -160,54 +181,76 @@ public enum OpenRTBBidder {
       status: 200, body: Array(JSONValue.object(members).jsonText.utf8), noBidHeader: nil)
   }
 
+  /// Impression id `id` as the `X-OpenRTB-No-Bid` header gives it: percent-encoded (UTF-8)
+  /// but for RFC 3986's unreserved characters, so no id can end the header, write another, or
+  /// be confused with the `=` and `;` that separate the entries.
+  static func headerText(_ id: String) -> String {
+    var out = ""
+    for byte in id.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"):
+        out.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        out.unicodeScalars.append("%")
+        out.unicodeScalars.append(hex[Int(byte >> 4)])
+        out.unicodeScalars.append(hex[Int(byte & 15)])
+      }
+    }
+    return out
+  }
+
   struct Unfilled: Error {
     var nbr: NoBid
     var reason: String
   }
 
-  /// The bid for impression `imp`, or why there is none.
+  /// The bid for impression `imp`, or why there is none; `ranking` gives a unit's creatives,
+  /// best first (nil for an unknown unit).
   private static func fill(
-    _ imp: Params, index: Int, requestID: String, targeting: AdRequest, _ inventory: Inventory,
-    maximumAssets: Int
+    _ imp: Params, index: Int, requestID: String, maximumAssets: Int,
+    ranking: (String) -> [Creative]?
   ) -> Result<JSONValue, Unfilled> {
     typealias I = BidRequestShape.Imp
     let impID = (try? imp(I.id)) ?? ""
-    let native: Params
     let request: NativeRequest
+    let floor: Double
+    let tagid: String
     do throws(InvalidField) {
-      guard let n = try imp(I.native) else {
+      guard let native = try imp(I.native) else {
         return .failure(Unfilled(nbr: .notNative, reason: "imp[\(index)] has no native object"))
       }
-      native = n
       let name = BidRequestShape.Native.request.name
       guard let raw = native.raw(name) else {
         throw InvalidField(native.path(name), "is required")
       }
       request = try NativeRequest.read(
         raw, place: native.path(name), maximumAssets: maximumAssets)
+      floor = try imp(I.bidfloor) ?? 0
+      tagid = try imp(I.tagid) ?? ""
     } catch {
       return .failure(Unfilled(nbr: .invalidRequest, reason: "\(error.field) \(error.problem)"))
     }
-    let floor = ((try? imp(I.bidfloor)) ?? nil) ?? 0
-    let tagid = ((try? imp(I.tagid)) ?? nil) ?? ""
-    var wanted = targeting
-    wanted.adUnitID = tagid
-    guard let ranked = inventory.rankedCreatives(ofUnit: tagid, for: wanted) else {
+    guard let ranked = ranking(tagid) else {
       return .failure(
         Unfilled(
           nbr: .unknownAdUnit,
           reason: tagid.isEmpty
             ? "imp[\(index)].tagid is required (the ad unit)" : "no ad unit \"\(tagid)\""))
     }
+    // What each creative is checked with costs no JSON: only the winner's answer is built.
     var metBelowFloor = false
-    for creative in ranked {
-      guard let assets = answer(request, with: creative) else { continue }
+    for creative in ranked where meets(request, creative) {
       guard creative.eCPM >= floor else {
         metBelowFloor = true
         continue
       }
       return .success(
-        bid(creative, assets: assets, request: request, impID: impID, requestID: requestID))
+        bid(
+          creative, assets: answer(request, with: creative) ?? [], request: request,
+          impID: impID, requestID: requestID))
     }
     return .failure(
       metBelowFloor
@@ -221,55 +264,87 @@ public enum OpenRTBBidder {
           reason: "no creative of \"\(tagid)\" meets every required asset"))
   }
 
+  /// Where a creative answers one request asset from.
+  enum Answer {
+    case headline(String)
+    case icon(AdImage)
+    /// The image at `index` of the creative's images.
+    case image(AdImage, index: Int)
+    case video
+    /// Data under asset key `key`.
+    case data(key: String, text: String)
+  }
+
+  /// What of `creative` answers request asset `kind`, nil when it has nothing that does.
+  static func answer(_ kind: NativeRequest.Kind, in creative: Creative, _ a: NativeAssets)
+    -> Answer?
+  {
+    switch kind {
+    case .title:
+      return .headline(a.headline)
+    case .image(let type, let w, let h, let wmin, let hmin):
+      let fits = { (i: AdImage) -> Bool in
+        let widthOK = wmin.map { i.width >= $0 } ?? w.map { i.width == $0 } ?? true
+        let heightOK = hmin.map { i.height >= $0 } ?? h.map { i.height == $0 } ?? true
+        return widthOK && heightOK
+      }
+      switch type ?? 3 {
+      case 1, 2:
+        return a.icon.flatMap { fits($0) ? .icon($0) : nil }
+      case 3:
+        return a.images.firstIndex(where: fits).map { .image(a.images[$0], index: $0) }
+      default:
+        return nil
+      }
+    case .video:
+      return creative.media.hasVideoContent ? .video : nil
+    case .data(let type, _):
+      return dataValue(type: type, of: a).map { .data(key: $0.0, text: $0.1) }
+    }
+  }
+
+  /// Whether `creative` has an answer for every required asset of `request`.
+  static func meets(_ request: NativeRequest, _ creative: Creative) -> Bool {
+    guard case .native(let a) = creative.content else { return false }
+    for asset in request.assets where asset.required {
+      if answer(asset.kind, in: creative, a) == nil { return false }
+    }
+    return true
+  }
+
   /// The assets `creative` answers `request` with, each under its request asset's id; nil
   /// when it lacks a required one.
   static func answer(_ request: NativeRequest, with creative: Creative) -> [JSONValue]? {
     guard case .native(let a) = creative.content else { return nil }
     var out: [JSONValue] = []
     for asset in request.assets {
-      var member: (name: String, value: JSONValue, key: String)?
-      switch asset.kind {
-      case .title(let len):
-        member = (
-          "title", OpenRTBEncoder.title(cut(a.headline, to: len)), NativeAssetKey.headline.rawValue
-        )
-      case .image(let type, let w, let h, let wmin, let hmin):
-        let fits = { (i: AdImage) -> Bool in
-          let widthOK = wmin.map { i.width >= $0 } ?? w.map { i.width == $0 } ?? true
-          let heightOK = hmin.map { i.height >= $0 } ?? h.map { i.height == $0 } ?? true
-          return widthOK && heightOK
-        }
-        switch type ?? 3 {
-        case 1, 2:
-          if let icon = a.icon, fits(icon) {
-            member = ("img", OpenRTBEncoder.image(icon, type: 1), NativeAssetKey.icon.rawValue)
-          }
-        case 3:
-          if let i = a.images.firstIndex(where: fits) {
-            member = (
-              "img", OpenRTBEncoder.image(a.images[i], type: 3),
-              i == 0 ? NativeAssetKey.image.rawValue : "image.\(i + 1)"
-            )
-          }
-        default: break
-        }
-      case .video:
-        if creative.media.hasVideoContent {
-          let tag =
-            creative.tracking?.vastTag ?? OpenRTBEncoder.vastTag(duration: creative.media.duration)
-          member = (
-            "video", .object([("vasttag", .string(tag))]), NativeAssetKey.mediaView.rawValue
-          )
-        }
-      case .data(let type, let len):
-        if let (key, value) = dataValue(type: type, of: a) {
-          let text = len.map { cut(value, to: $0) } ?? value
-          member = ("data", OpenRTBEncoder.data(type: type, text), key)
-        }
-      }
-      guard let member else {
+      guard let found = answer(asset.kind, in: creative, a) else {
         if asset.required { return nil }
         continue
+      }
+      let member: (name: String, value: JSONValue, key: String)
+      switch (found, asset.kind) {
+      case (.headline(let text), .title(let len)):
+        member = (
+          "title", OpenRTBEncoder.title(cut(text, to: len)), NativeAssetKey.headline.rawValue
+        )
+      case (.icon(let icon), _):
+        member = ("img", OpenRTBEncoder.image(icon, type: 1), NativeAssetKey.icon.rawValue)
+      case (.image(let image, let i), _):
+        member = (
+          "img", OpenRTBEncoder.image(image, type: 3),
+          i == 0 ? NativeAssetKey.image.rawValue : "image.\(i + 1)"
+        )
+      case (.video, _):
+        let tag =
+          creative.tracking?.vastTag ?? OpenRTBEncoder.vastTag(duration: creative.media.duration)
+        member = ("video", .object([("vasttag", .string(tag))]), NativeAssetKey.mediaView.rawValue)
+      case (.data(let key, let text), .data(let type, let len)):
+        member = (
+          "data", OpenRTBEncoder.data(type: type, len.map { cut(text, to: $0) } ?? text), key
+        )
+      case (.headline, _), (.data, _):
+        continue  // not an answer a kind other than its own gives
       }
       var members: [(String, JSONValue)] = [("id", .int(asset.id)), (member.name, member.value)]
       if asset.required { members.insert(("required", .int(1)), at: 1) }

@@ -16,6 +16,10 @@ enum OpenRTBDecoder {
   static let defaultIconSize = (width: 50, height: 50)
   static let defaultMainImageSize = (width: 1198, height: 627)
 
+  /// The data types the native format has a place for (advertiser, body, star rating, price,
+  /// call to action); every other type is an extra asset.
+  static let placedDataTypes: Set<Int> = [1, 2, 3, 6, 12]
+
   /// The `extraAssets` names of the data types the native format has no place for.
   static let extraDataNames: [Int: String] = [
     4: "likes", 5: "downloads", 7: "salePrice", 8: "phone", 9: "address", 10: "desc2",
@@ -29,20 +33,64 @@ enum OpenRTBDecoder {
   /// (`--max-response-assets`): each is decoded, and its image drawn, on the loop.
   static let defaultMaximumAssets = 32
 
-  /// How many more assets the response being decoded may hold.
+  /// The most trackers one OpenRTB ad may carry by default (`--max-ad-trackers`): impression,
+  /// event and click trackers together. Each is answered in `trackingURLs` and logged as a
+  /// `tracker` event, so an ad with thousands would flush the event log.
+  static let defaultMaximumTrackers = 64
+
+  /// The most pixels the images of one ad response string may have together by default
+  /// (`--max-response-pixels`, 4096 x 4096): each image is drawn at its size when served.
+  static let defaultMaximumPixels = 4096 * 4096
+
+  /// How many more assets the response being decoded may hold (`extraAssets` entries count
+  /// as assets), and how many trackers each of its ads may carry.
   final class AssetBudget {
     let maximum: Int
     var remaining: Int
-    init(_ maximum: Int) {
+    let maximumTrackers: Int
+    let maximumPixels: Int
+    var pixelsRemaining: Int
+    init(
+      _ maximum: Int, maximumTrackers: Int = defaultMaximumTrackers,
+      maximumPixels: Int = defaultMaximumPixels
+    ) {
       self.maximum = maximum
       remaining = maximum
+      self.maximumTrackers = maximumTrackers
+      self.maximumPixels = maximumPixels
+      pixelsRemaining = maximumPixels
+    }
+
+    /// Takes the pixels of a `width` x `height` image at `place`, or says the response's
+    /// images have too many.
+    func takePixels(width: Int, height: Int, at place: String) throws(InvalidField) {
+      pixelsRemaining -= width * height
+      if pixelsRemaining < 0 {
+        throw InvalidField(
+          place,
+          "is \(width) x \(height): the images of an ad response string may have at most"
+            + " \(maximumPixels) pixels in all (--max-response-pixels)")
+      }
+    }
+
+    /// Takes `count` assets found at `place`, or says the response holds too many.
+    func take(_ count: Int, at place: String) throws(InvalidField) {
+      remaining -= count
+      if remaining < 0 {
+        throw InvalidField(
+          place,
+          "holds more assets than an ad response string may: at most \(maximum) in all"
+            + " (extraAssets entries count; --max-response-assets)")
+      }
     }
   }
 
   static func adResponse(
-    _ text: String, nativeRequest: NativeRequest?, maximumAssets: Int = defaultMaximumAssets
+    _ text: String, nativeRequest: NativeRequest?, maximumAssets: Int = defaultMaximumAssets,
+    maximumTrackers: Int = defaultMaximumTrackers, maximumPixels: Int = defaultMaximumPixels
   ) -> AdResponse {
-    let budget = AssetBudget(maximumAssets)
+    let budget = AssetBudget(
+      maximumAssets, maximumTrackers: maximumTrackers, maximumPixels: maximumPixels)
     var text = text
     let decoded: Result<(creatives: [Creative], seat: String?), Failure> = text.withUTF8 {
       bytes in
@@ -94,7 +142,8 @@ enum OpenRTBDecoder {
     do throws(InvalidField) {
       let native = try nativeObject(root, place: "")
       let creative = try self.creative(
-        native, id: "openrtb", eCPM: 0, request: nativeRequest, indirect: true, budget: budget)
+        native, id: "openrtb", eCPM: 0, request: nativeRequest, indirect: true, budget: budget,
+        maximumTrackers: budget.maximumTrackers)
       return ([creative], nil)
     } catch {
       throw .invalid(error)
@@ -167,13 +216,13 @@ enum OpenRTBDecoder {
     case .object:
       return try creative(
         try nativeObject(adm, place: place + "."), id: id, eCPM: eCPM, request: request,
-        indirect: true, budget: budget)
+        indirect: true, budget: budget, maximumTrackers: budget.maximumTrackers)
     case .string:
       return try NestedJSON.readObject(adm.stringValue ?? "", place: place) {
         root throws(InvalidField) in
         try creative(
           try nativeObject(root, place: place + "."), id: id, eCPM: eCPM, request: request,
-          indirect: true, budget: budget)
+          indirect: true, budget: budget, maximumTrackers: budget.maximumTrackers)
       }
     default:
       throw InvalidField(place, "must be a JSON string holding the native response, or an object")
@@ -190,12 +239,14 @@ enum OpenRTBDecoder {
   static func creative(
     _ n: Params, id: String, eCPM: Double, request: NativeRequest?, indirect: Bool,
     adChoices given: AdChoicesInfo? = nil, priority: Int = 0, targeting: Targeting = Targeting(),
-    muteThisAdReasons: [String] = [], budget: AssetBudget? = nil
+    muteThisAdReasons: [String] = [], budget: AssetBudget?, maximumTrackers: Int
   ) throws(InvalidField) -> Creative {
     typealias F = NativeResponseShape
     try F.shape.check(n)
     let mainLink = try link(try n(F.link))
-    guard let assetList = try n(F.assets), !assetList.isEmpty else {
+    // An empty list is answered as a missing one (what `assetsurl` means to the caller).
+    let emptyList = n.raw(F.assets.name).map { $0.kind == .array && $0.count == 0 } ?? false
+    guard !emptyList, let assetList = try n(F.assets) else {
       let assetsURL = try n(F.assetsurl)
       let dcoURL = try n(F.dcourl)
       let never = assetsURL != nil || dcoURL != nil
@@ -204,21 +255,14 @@ enum OpenRTBDecoder {
         never
           ? "is required: assetsurl and dcourl are never fetched" : "must hold at least one asset")
     }
-    if let budget {
-      budget.remaining -= assetList.count
-      if budget.remaining < 0 {
-        throw InvalidField(
-          n.path(F.assets.name),
-          "holds more assets than an ad response string may: at most \(budget.maximum) in all"
-            + " (--max-response-assets)")
-      }
-    }
+    try budget?.take(assetList.count, at: n.path(F.assets.name))
     var mapped = MappedAssets(
       colorKey: id,
       untypedHint: budget == nil
         ? "is required: a store creative's assets must say their type"
         : "is required: an untyped asset takes its type from the request asset of its id"
-          + " (give loadAd the nativeRequest), and there is none")
+          + " (give loadAd the nativeRequest), and there is none",
+      budget: budget)
     for (index, a) in assetList.enumerated() {
       try mapped.add(a, index: index, place: n.path(F.assets.name), request: request)
     }
@@ -232,20 +276,31 @@ enum OpenRTBDecoder {
       typealias E = F.Extension
       store = try ext(E.store)
       deepLinks += try ext(E.deepLinks) ?? []
-      for (key, value) in try ext(E.extraAssets) ?? []
-      where !extras.contains(where: { $0.key == key }) {
-        extras.append((key, value))
-      }
+      let given = try ext(E.extraAssets) ?? []
+      try budget?.take(given.count, at: ext.path(E.extraAssets.name))
+      var taken = Set(extras.lazy.map(\.key))
+      for (key, value) in given where taken.insert(key).inserted { extras.append((key, value)) }
+    }
+    let impressionTrackers = try n(F.imptrackers) ?? []
+    let eventTrackerList = try n(F.eventtrackers) ?? []
+    let trackerCount =
+      impressionTrackers.count + eventTrackerList.count + mainLink.clickTrackers.count
+      + mapped.assetLinks.reduce(0) { $0 + $1.link.clickTrackers.count }
+    guard trackerCount <= maximumTrackers else {
+      throw InvalidField(
+        String(n.pathPrefix.dropLast()),
+        "carries \(trackerCount) trackers (imptrackers, eventtrackers and clicktrackers"
+          + " together): an ad may carry at most \(maximumTrackers) (--max-ad-trackers)")
     }
     var eventTrackers: [AdTracking.EventTracker] = []
-    for t in try n(F.eventtrackers) ?? [] {
+    for t in eventTrackerList {
       typealias T = F.EventTracker
       eventTrackers.append(
         AdTracking.EventTracker(event: try t(T.event), method: try t(T.method), url: try t(T.url)))
     }
     let privacy = try n(F.privacy)
     let tracking = AdTracking(
-      impressionTrackers: try n(F.imptrackers) ?? [], eventTrackers: eventTrackers,
+      impressionTrackers: impressionTrackers, eventTrackers: eventTrackers,
       jsTracker: try n(F.jstracker), clickTrackers: mainLink.clickTrackers,
       assetLinks: mapped.assetLinks, vastTag: mapped.vastTag)
     let assets = NativeAssets(
@@ -297,10 +352,13 @@ enum OpenRTBDecoder {
 
     /// What an untyped asset's problem says: where its type could come from.
     let untypedHint: String
+    /// An ad response string's budget (nil for a store creative).
+    let budget: AssetBudget?
 
-    init(colorKey: String, untypedHint: String) {
+    init(colorKey: String, untypedHint: String, budget: AssetBudget?) {
       self.colorKey = colorKey
       self.untypedHint = untypedHint
+      self.budget = budget
     }
 
     /// The key the next value of place `key` goes under: `key` the first time, then
@@ -340,20 +398,42 @@ enum OpenRTBDecoder {
         }
         requested = asset
       }
+      let hint =
+        request != nil && id == nil
+        ? "is required: an untyped asset takes its type from the request asset of its id,"
+          + " and it has no id" : untypedHint
       let key: String
       if let t = try a(A.title) {
+        try expect(requested, id: id, to: "a title", at: t) {
+          if case .title = $0 { true } else { false }
+        }
         key = title(try t(NativeResponseShape.Title.text))
       } else if let i = try a(A.img) {
-        key = try image(i, requested: requested, id: id)
+        key = try image(i, requested: requested, id: id, hint: hint)
       } else if let d = try a(A.data) {
-        key = try data(d, requested: requested, id: id)
+        key = try data(d, requested: requested, id: id, hint: hint)
       } else {
         let v = try a(A.video)!
+        try expect(requested, id: id, to: "a video", at: v) {
+          if case .video = $0 { true } else { false }
+        }
         key = try video(v)
       }
       if let l = try a(A.link) {
         assetLinks.append(AdTracking.AssetLink(assetKey: key, link: try OpenRTBDecoder.link(l)))
       }
+    }
+
+    /// Refuses a response asset that answers request asset `requested` (of `id`) when that
+    /// one asks for something else: the response's `<kind>` object at `place` must be `what`.
+    private func expect(
+      _ requested: NativeRequest.Asset?, id: Int?, to what: String, at place: Params,
+      _ matches: (NativeRequest.Kind) -> Bool
+    ) throws(InvalidField) {
+      guard let requested, !matches(requested.kind) else { return }
+      throw InvalidField(
+        String(place.pathPrefix.dropLast()),
+        "answers asset \(id ?? 0) of nativeRequest, which is not \(what)")
     }
 
     private mutating func title(_ text: String) -> String {
@@ -362,7 +442,9 @@ enum OpenRTBDecoder {
       return key
     }
 
-    private mutating func image(_ i: Params, requested: NativeRequest.Asset?, id: Int?)
+    private mutating func image(
+      _ i: Params, requested: NativeRequest.Asset?, id: Int?, hint untypedHint: String
+    )
       throws(InvalidField) -> String
     {
       typealias I = NativeResponseShape.Image
@@ -392,12 +474,25 @@ enum OpenRTBDecoder {
         picture: .placeholder(
           width: width, height: height, colorKey: colorKey,
           shapeKey: AdImage.generatedShapeKey(url: url)))
+      // What is drawn (the icon, the images) counts into the response's pixels.
+      let budget = budget
+      let drawn = { () throws(InvalidField) in
+        try budget?.takePixels(
+          width: width, height: height,
+          at: i.pathPrefix.isEmpty ? "img" : String(i.pathPrefix.dropLast()))
+      }
       switch type {
       case 1, 2:
         let (key, first) = place(NativeAssetKey.icon.rawValue)
-        if first { icon = picture } else { extras.append((key, url)) }
+        if first {
+          try drawn()
+          icon = picture
+        } else {
+          extras.append((key, url))
+        }
         return key
       case 3:
+        try drawn()
         images.append(picture)
         return images.count == 1 ? NativeAssetKey.image.rawValue : "image.\(images.count)"
       default:
@@ -405,7 +500,9 @@ enum OpenRTBDecoder {
       }
     }
 
-    private mutating func data(_ d: Params, requested: NativeRequest.Asset?, id: Int?)
+    private mutating func data(
+      _ d: Params, requested: NativeRequest.Asset?, id: Int?, hint untypedHint: String
+    )
       throws(InvalidField) -> String
     {
       typealias D = NativeResponseShape.Data

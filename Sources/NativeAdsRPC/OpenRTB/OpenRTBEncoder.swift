@@ -93,7 +93,7 @@ enum OpenRTBEncoder {
   /// The ad's link: its first deep link with the landing page as the fallback, or the landing
   /// page; with its click trackers.
   static func link(of creative: Creative) -> JSONValue {
-    let deepLink = creative.deepLinks.first
+    let deepLink = linkedDeepLink(of: creative)
     return link(
       AdTracking.Link(
         url: deepLink ?? creative.landingPageURL,
@@ -118,7 +118,13 @@ enum OpenRTBEncoder {
     if !tracking.impressionTrackers.isEmpty {
       members.append(("imptrackers", strings(tracking.impressionTrackers)))
     }
-    if let js = tracking.jsTracker { members.append(("jstracker", .string(js))) }
+    // The JavaScript impression tracker is event 1 with method 2 (JS) in 1.2's terms: a request
+    // that lists what it offers without that gets none.
+    if let js = tracking.jsTracker,
+      offered?.contains(where: { $0.event == 1 && $0.methods.contains(2) }) ?? true
+    {
+      members.append(("jstracker", .string(js)))
+    }
     let events = tracking.eventTrackers.filter { t in
       guard let offered else { return true }
       return offered.contains { $0.event == t.event && $0.methods.contains(t.method) }
@@ -149,10 +155,16 @@ enum OpenRTBEncoder {
     if !untypedExtras.isEmpty {
       members.append(("extraAssets", .object(untypedExtras.map { ($0.key, .string($0.value)) })))
     }
-    if creative.deepLinks.count > 1 {
-      members.append(("deepLinks", strings(Array(creative.deepLinks.dropFirst()))))
-    }
+    let inExt = creative.deepLinks.dropFirst(linkedDeepLink(of: creative) == nil ? 0 : 1)
+    if !inExt.isEmpty { members.append(("deepLinks", strings(Array(inExt)))) }
     return members
+  }
+
+  /// The deep link `link.url` carries: the ad's first, unless it is a web URL (a universal
+  /// link), which `link.url` would read back as the landing page; then every deep link
+  /// travels in `ext.deepLinks`.
+  static func linkedDeepLink(of creative: Creative) -> String? {
+    creative.deepLinks.first.flatMap { AdTracking.Link.isWeb($0) ? nil : $0 }
   }
 
   // MARK: Values
@@ -177,11 +189,20 @@ enum OpenRTBEncoder {
     if let type = OpenRTBDecoder.extraDataNames.first(where: { $0.value == key })?.key {
       return type
     }
-    return numbered(key, prefix: "data")
+    // Only the names the decoder gives: `data1` is not advertiser text (type 1 reads back as
+    // the advertiser), it is an extra asset that happens to be called so.
+    guard let type = numbered(key, prefix: "data"),
+      !OpenRTBDecoder.placedDataTypes.contains(type), OpenRTBDecoder.extraDataNames[type] == nil
+    else { return nil }
+    return type
   }
 
-  /// The image type an extra asset's name stands for (`img501`).
-  static func imageType(ofExtra key: String) -> Int? { numbered(key, prefix: "img") }
+  /// The image type an extra asset's name stands for (`img501`; not `img1`...`img3`, which
+  /// the decoder never names so: those types are the icon and the images).
+  static func imageType(ofExtra key: String) -> Int? {
+    guard let type = numbered(key, prefix: "img"), type > 3 else { return nil }
+    return type
+  }
 
   private static func numbered(_ key: String, prefix: String) -> Int? {
     guard key.hasPrefix(prefix), let n = Int(key.dropFirst(prefix.count)), n > 0,

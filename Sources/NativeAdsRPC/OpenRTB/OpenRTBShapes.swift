@@ -49,7 +49,7 @@ enum NativeResponseShape {
 
   /// 5.7 Link.
   enum Link {
-    static let url = Field.string("url").described(
+    static let url = Field.string("url", nonEmpty: true).described(
       "Where a click goes; a deep link when its scheme is not http or https.")
     static let clicktrackers = Field.stringArray("clicktrackers")
     static let fallback = Field.optionalString(

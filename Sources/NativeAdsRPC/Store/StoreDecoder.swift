@@ -63,12 +63,17 @@ enum StoreDecoder {
 
   // MARK: Creatives
 
-  static func creative(_ p: Params, format lookup: (String) -> CustomFormat?)
-    throws(InvalidField) -> Creative
-  {
+  /// A creative; one written in `openrtb` carries at most `maximumTrackers` trackers
+  /// (`--max-ad-trackers`).
+  static func creative(
+    _ p: Params, maximumTrackers: Int = OpenRTBDecoder.defaultMaximumTrackers,
+    format lookup: (String) -> CustomFormat?
+  ) throws(InvalidField) -> Creative {
     typealias F = CreativeShape
     let id = try p(F.id)
-    if let rtb = p.raw(F.openrtb.name) { return try openRTBCreative(p, id: id, rtb) }
+    if let rtb = p.raw(F.openrtb.name) {
+      return try openRTBCreative(p, id: id, rtb, maximumTrackers: maximumTrackers)
+    }
     let kind = try p(F.kind)
     let assets = try p(F.assets)
     let video = try p(F.video).map { v throws(InvalidField) in try videoMedia(v) }
@@ -105,20 +110,20 @@ enum StoreDecoder {
       }
       var values: [(name: String, value: CustomAssetValue)] = []
       media = MediaContent()
-      for name in assets.memberNames {
+      for (name, value) in assets.uniqueMembers {
         guard let definition = format.asset(named: name) else {
           throw InvalidField(
             assets.path(named: name), "is not an asset of custom format \(formatID)")
         }
         switch definition.type {
         case .text:
-          values.append((name, .text(try assets.string(named: name))))
+          values.append((name, .text(try assets.string(value, named: name))))
         case .image:
-          let object = try assets.object(named: name)
+          let object = try assets.object(value, named: name)
           try ImageInputShape.shape.check(object)
           values.append((name, .image(try image(object, colorKey: id))))
         case .video:
-          let object = try assets.object(named: name)
+          let object = try assets.object(value, named: name)
           try VideoShape.shape.check(object)
           media = try videoMedia(object)
           values.append((name, .video))
@@ -145,9 +150,9 @@ enum StoreDecoder {
 
   /// A creative written as an OpenRTB Native 1.2 response (`openrtb`): its assets, links and
   /// trackers from the response, the rest as for any creative.
-  private static func openRTBCreative(_ p: Params, id: String, _ rtb: JSONRef)
-    throws(InvalidField) -> Creative
-  {
+  private static func openRTBCreative(
+    _ p: Params, id: String, _ rtb: JSONRef, maximumTrackers: Int
+  ) throws(InvalidField) -> Creative {
     typealias F = CreativeShape
     for name in F.replacedByOpenRTB where p.raw(name) != nil {
       throw InvalidField(p.path(name), "does not apply to a creative written in openrtb")
@@ -161,7 +166,8 @@ enum StoreDecoder {
       priority: try p(F.priority) ?? 0,
       targeting: try p(F.targeting).map { t throws(InvalidField) in try targeting(t) }
         ?? Targeting(),
-      muteThisAdReasons: try p(F.muteThisAdReasons) ?? [])
+      muteThisAdReasons: try p(F.muteThisAdReasons) ?? [], budget: nil,
+      maximumTrackers: maximumTrackers)
   }
 
   private static func adChoices(_ a: Params) throws(InvalidField) -> AdChoicesInfo {
@@ -209,8 +215,7 @@ enum StoreDecoder {
     typealias F = TargetingShape
     var custom: [String: [String]] = [:]
     if let c = try t(F.customTargeting) {
-      for key in c.memberNames {
-        guard let v = c.value(named: key) else { continue }
+      for (key, v) in c.uniqueMembers where !v.isNull {
         if let s = v.stringValue {
           custom[key] = [s]
         } else if v.kind == .array, let values = Optional(v.elements.compactMap(\.stringValue)),

@@ -439,7 +439,10 @@ final class StoreLoad {
         }
         sections[s].stored += 1
       case .creatives:
-        store(try StoreDecoder.creative(params) { inventory.format($0) }, at: index, packed: false)
+        let creative = try StoreDecoder.creative(
+          params, maximumTrackers: options.maximumAdTrackers
+        ) { inventory.format($0) }
+        store(creative, at: index, packed: false)
       case .adUnits:
         let unit = try StoreDecoder.adUnit(params)
         try once(&seenUnits, unit.id, index, section)

@@ -7,6 +7,8 @@ public struct StoreLoadOptions {
   /// other member of the document. What it holds of the document at once is about this plus
   /// ``readBytes``; a longer item stops the load with an error naming it.
   public var maximumItemBytes = defaultMaximumItemBytes
+  /// The most trackers a creative written in `openrtb` may carry (`--max-ad-trackers`).
+  public var maximumAdTrackers = OpenRTBDecoder.defaultMaximumTrackers
   /// How many bytes one read asks of the source (1 MiB).
   public var readBytes = 1 << 20
   /// Progress lines for a long load; nil for none.

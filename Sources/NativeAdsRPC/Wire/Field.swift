@@ -202,7 +202,9 @@ extension Field where Value == [(key: String, value: String)]? {
     Field(name, .map(.string()), required: false) { p, n throws(InvalidField) in
       guard let object = try p.optionalObject(n) else { return nil }
       var out: [(key: String, value: String)] = []
-      for member in object.memberNames { out.append((member, try object.string(named: member))) }
+      for (name, value) in object.uniqueMembers {
+        out.append((name, try object.string(value, named: name)))
+      }
       return out
     }
   }
@@ -247,6 +249,11 @@ extension Field where Value == [Params]? {
     Field(name, .array(.shape(shape), minItems: minItems), required: false) {
       p, n throws(InvalidField) in
       guard let objects = try p.objectArray(n) else { return nil }
+      if let minItems, objects.count < minItems {
+        throw InvalidField(
+          p.path(n),
+          minItems == 1 ? "must not be empty" : "must hold at least \(minItems) items")
+      }
       for object in objects { try shape.check(object) }
       return objects
     }
