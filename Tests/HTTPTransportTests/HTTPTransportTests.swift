@@ -136,3 +136,12 @@ private func parse(_ text: String, chunkSize: Int = 0, limits: HTTPLimits = HTTP
     #expect(policy.refusal(host: "10.1.2.3:81", origin: nil) != nil)
   }
 }
+
+@Suite struct HTTPResponseTests {
+  @Test func noHeaderValueCanEndItsLineOrWriteAnother() {
+    let response = HTTPResponse(
+      status: 204, headers: [("X-Test", "a\r\nSet-Cookie: x=1\u{0}b\tc"), ("X\nY", "z")])
+    let text = String(decoding: response.serialized(close: false), as: UTF8.self)
+    #expect(text == "HTTP/1.1 204 No Content\r\nX-Test: a  Set-Cookie: x=1 b\tc\r\nX Y: z\r\n\r\n")
+  }
+}

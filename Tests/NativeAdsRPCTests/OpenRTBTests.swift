@@ -185,4 +185,97 @@ import Testing
     let optional = request(.data(type: 2, len: nil), required: false)
     #expect(OpenRTBBidder.answer(optional, with: creative)?.isEmpty == true)
   }
+
+  @Test func meetsAgreesWithAnswerOnEveryRequiredAsset() throws {
+    let icon = AdImage(url: "https://i", width: 100, height: 100, mimeType: "image/png", data: [1])
+    let creative = Creative(
+      id: "c",
+      content: .native(
+        NativeAssets(headline: "H", body: "B", icon: icon, extraAssets: [("phone", "555")])),
+      landingPageURL: "https://x")
+    let kinds: [NativeRequest.Kind] = [
+      .title(len: 3), .image(type: 1, w: nil, h: nil, wmin: 50, hmin: 50),
+      .image(type: 1, w: nil, h: nil, wmin: 200, hmin: 50),
+      .image(type: 3, w: nil, h: nil, wmin: nil, hmin: nil), .video, .data(type: 2, len: nil),
+      .data(type: 8, len: nil), .data(type: 9, len: nil), .data(type: 12, len: nil),
+    ]
+    for kind in kinds {
+      let request = NativeRequest(
+        assets: [.init(id: 1, required: true, kind: kind)], eventTrackers: nil, privacy: false)
+      #expect(
+        OpenRTBBidder.meets(request, creative)
+          == (OpenRTBBidder.answer(request, with: creative) != nil), "\(kind)")
+    }
+  }
+
+  @Test func noBidHeaderIDsArePercentEncoded() {
+    #expect(OpenRTBBidder.headerText("imp-1_a.b~") == "imp-1_a.b~")
+    #expect(OpenRTBBidder.headerText("imp 7") == "imp%207")
+    #expect(
+      OpenRTBBidder.headerText("1\r\nSet-Cookie: x=1; y") == "1%0D%0ASet-Cookie%3A%20x%3D1%3B%20y")
+    #expect(OpenRTBBidder.headerText("é") == "%C3%A9")
+  }
+
+  @Test func onlyTheExtraNamesTheDecoderGivesAreExportedTyped() {
+    #expect(OpenRTBEncoder.dataType(ofExtra: "likes") == 4)
+    #expect(OpenRTBEncoder.dataType(ofExtra: "data13") == 13)
+    #expect(OpenRTBEncoder.dataType(ofExtra: "data501") == 501)
+    for name in ["data1", "data2", "data3", "data4", "data6", "data12", "data01", "data"] {
+      #expect(OpenRTBEncoder.dataType(ofExtra: name) == nil, "\(name)")
+    }
+    #expect(OpenRTBEncoder.imageType(ofExtra: "img501") == 501)
+    #expect(OpenRTBEncoder.imageType(ofExtra: "img4") == 4)
+    for name in ["img1", "img2", "img3", "img0", "img"] {
+      #expect(OpenRTBEncoder.imageType(ofExtra: name) == nil, "\(name)")
+    }
+  }
+
+  @Test func extrasNamedLikeIABTypesAndUniversalLinksSurviveTheRoundTrip() throws {
+    let extras = [
+      ("data1", "a"), ("data3", "b"), ("data4", "c"), ("img1", "https://1"),
+      ("img3", "https://3"), ("img501", "https://501"), ("data501", "d"), ("likes", "9"),
+    ]
+    let original = Creative(
+      id: "c", content: .native(NativeAssets(headline: "H", extraAssets: extras)),
+      deepLinks: ["https://universal.example/x", "app://two"], landingPageURL: "https://land")
+    let back = try #require(try creatives(OpenRTBEncoder.response(original).jsonText).first)
+    let b = try #require(back.content.nativeAssets)
+    #expect(
+      Dictionary(uniqueKeysWithValues: b.extraAssets.map { ($0.key, $0.value) })
+        == Dictionary(uniqueKeysWithValues: extras))
+    #expect(back.deepLinks == original.deepLinks)
+    #expect(back.landingPageURL == "https://land")
+  }
+
+  @Test func extraAssetsCountIntoTheAssetBudgetAndRepeatsKeepTheirFirstPlace() throws {
+    func response(_ extras: String) -> String {
+      #"{"native":{"assets":[{"id":1,"title":{"text":"H"}},{"id":2,"data":{"type":4,"value":"7"}}],"#
+        + #""link":{"url":"https://x"},"ext":{"extraAssets":{"# + extras + "}}}}"
+    }
+    let ok = try #require(
+      try creatives(response(#""a":"1","b":"2","a":"3","likes":"0""#)).first?.content
+        .nativeAssets)
+    #expect(ok.extraAssets.map(\.key) == ["likes", "a", "b"])
+    #expect(ok.extraAssets.map(\.value) == ["7", "3", "2"])
+    let many = (0..<31).map { #""k\#($0)":"v""# }.joined(separator: ",")
+    let over = try #require(problem(response(many)))
+    #expect(over.field == "native.ext.extraAssets")
+    #expect(over.problem.contains("--max-response-assets"))
+  }
+
+  @Test func trackersAndPixelsAreBounded() throws {
+    func response(imptrackers: Int, clicktrackers: Int = 0, image: Int = 100) -> String {
+      let imps = (0..<imptrackers).map { #""https://t/\#($0)""# }.joined(separator: ",")
+      let clicks = (0..<clicktrackers).map { #""https://c/\#($0)""# }.joined(separator: ",")
+      return #"{"native":{"assets":[{"id":1,"title":{"text":"H"}},"#
+        + #"{"id":2,"img":{"type":3,"url":"https://m","w":\#(image),"h":\#(image)}}],"#
+        + #""link":{"url":"https://x","clicktrackers":[\#(clicks)]},"imptrackers":[\#(imps)]}}"#
+    }
+    #expect(problem(response(imptrackers: 60, clicktrackers: 4)) == nil)
+    let over = try #require(problem(response(imptrackers: 60, clicktrackers: 5)))
+    #expect(over.field == "native" && over.problem.contains("--max-ad-trackers"))
+    #expect(problem(response(imptrackers: 0, image: 4096)) == nil)
+    let big = try #require(problem(response(imptrackers: 0, image: 4097)))
+    #expect(big.field == "native.assets[1].img" && big.problem.contains("--max-response-pixels"))
+  }
 }
