@@ -186,25 +186,28 @@ import Testing
     #expect(OpenRTBBidder.answer(optional, with: creative)?.isEmpty == true)
   }
 
-  @Test func meetsAgreesWithAnswerOnEveryRequiredAsset() throws {
+  @Test func whatACreativeOffersAgreesWithWhatItAnswers() throws {
     let icon = AdImage(url: "https://i", width: 100, height: 100, mimeType: "image/png", data: [1])
     let creative = Creative(
       id: "c",
       content: .native(
-        NativeAssets(headline: "H", body: "B", icon: icon, extraAssets: [("phone", "555")])),
+        NativeAssets(
+          headline: "H", body: "B", icon: icon,
+          extraAssets: [("phone", "555"), ("data70", "x"), ("data1", "not the advertiser")])),
       landingPageURL: "https://x")
     let kinds: [NativeRequest.Kind] = [
       .title(len: 3), .image(type: 1, w: nil, h: nil, wmin: 50, hmin: 50),
       .image(type: 1, w: nil, h: nil, wmin: 200, hmin: 50),
       .image(type: 3, w: nil, h: nil, wmin: nil, hmin: nil), .video, .data(type: 2, len: nil),
       .data(type: 8, len: nil), .data(type: 9, len: nil), .data(type: 12, len: nil),
+      .data(type: 70, len: nil), .data(type: 71, len: nil), .data(type: 1, len: nil),
     ]
+    let offer = try #require(OpenRTBBidder.Offer(creative))
     for kind in kinds {
       let request = NativeRequest(
         assets: [.init(id: 1, required: true, kind: kind)], eventTrackers: nil, privacy: false)
       #expect(
-        OpenRTBBidder.meets(request, creative)
-          == (OpenRTBBidder.answer(request, with: creative) != nil), "\(kind)")
+        offer.answers(kind) == (OpenRTBBidder.answer(request, with: creative) != nil), "\(kind)")
     }
   }
 

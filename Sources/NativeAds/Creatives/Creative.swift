@@ -158,7 +158,8 @@ public struct Creative: Sendable {
     box = Box(fields)
   }
 
-  private var details: Details { box.unpacked.details }
+  // The getters read one field of the details each, in place: a `details` property would copy
+  // every field (a reference count each) to read one.
 
   /// The creative ID, unique in an ``Inventory``.
   public var id: String {
@@ -167,18 +168,18 @@ public struct Creative: Sendable {
   }
   /// The assets.
   public var content: CreativeContent {
-    get { details.content }
+    get { box.unpacked.details.content }
     set { update { $0.content = newValue } }
   }
   /// The media content.
   public var media: MediaContent {
-    get { details.media }
+    get { box.unpacked.details.media }
     set { update { $0.media = newValue } }
   }
   /// The AdChoices overlay: always there for indirect ads; a direct-sold ad carries it only
   /// when its creative says so (the Digital Services Act rule for reservation ads in the EEA).
   public var adChoices: AdChoicesInfo? {
-    get { details.adChoices }
+    get { box.unpacked.details.adChoices }
     set { update { $0.adChoices = newValue } }
   }
   /// The line item priority: higher wins.
@@ -193,12 +194,12 @@ public struct Creative: Sendable {
   }
   /// Deep links tried in order on a click; the first whose scheme the caller can open is used.
   public var deepLinks: [String] {
-    get { details.deepLinks }
+    get { box.unpacked.details.deepLinks }
     set { update { $0.deepLinks = newValue } }
   }
   /// The page opened on a click when no deep link applies.
   public var landingPageURL: String {
-    get { details.landingPageURL }
+    get { box.unpacked.details.landingPageURL }
     set { update { $0.landingPageURL = newValue } }
   }
   /// Whether the creative has a custom click action, so that a custom click handler takes over
@@ -214,7 +215,7 @@ public struct Creative: Sendable {
   }
   /// The reasons offered by Mute This Ad; empty when the creative does not offer it.
   public var muteThisAdReasons: [String] {
-    get { details.muteThisAdReasons }
+    get { box.unpacked.details.muteThisAdReasons }
     set { update { $0.muteThisAdReasons = newValue } }
   }
 

@@ -128,14 +128,15 @@ public enum OpenRTBBidder {
     }
     var bids: [JSONValue] = []
     var noBids: [(impid: String, nbr: NoBid, reason: String)] = []
-    // Impressions of one unit share its ranking: the targeting is the request's.
-    var rankings: [String: [Creative]?] = [:]
-    let ranking = { (tagid: String) -> [Creative]? in
-      if let kept = rankings[tagid] { return kept }
+    // Impressions of one unit share its ranking (the targeting is the request's) and what
+    // each of its creatives offers.
+    var candidates: [String: Candidates?] = [:]
+    let ranking = { (tagid: String) -> Candidates? in
+      if let kept = candidates[tagid] { return kept }
       var wanted = targeting
       wanted.adUnitID = tagid
-      let ranked = inventory.rankedCreatives(ofUnit: tagid, for: wanted)
-      rankings[tagid] = .some(ranked)
+      let ranked = inventory.rankedCreatives(ofUnit: tagid, for: wanted).map(Candidates.init)
+      candidates[tagid] = .some(ranked)
       return ranked
     }
     for (index, imp) in imps.enumerated() {
@@ -207,11 +208,88 @@ public enum OpenRTBBidder {
     var reason: String
   }
 
+  /// A unit's creatives, best first, with what each offers (read when first needed, once per
+  /// bid request).
+  final class Candidates {
+    let creatives: [Creative]
+    private var offers: [Offer??]
+
+    init(_ creatives: [Creative]) {
+      self.creatives = creatives
+      offers = Array(repeating: nil, count: creatives.count)
+    }
+
+    /// What creative `i` offers (nil for one that is not a native ad).
+    func offer(_ i: Int) -> Offer? {
+      if let known = offers[i] { return known }
+      let made = Offer(creatives[i])
+      offers[i] = .some(made)
+      return made
+    }
+  }
+
+  /// What a creative can answer request assets with, in a few words: checking an impression's
+  /// required assets against it copies nothing of the creative (what ``answer(_:in:_:)``
+  /// finds, this says is there; a test holds them to each other).
+  struct Offer {
+    var icon: (width: Int, height: Int)?
+    var images: [(width: Int, height: Int)]
+    var hasVideo: Bool
+    /// Bit `t` set: a data asset of type `t` (below 64).
+    var dataTypes: UInt64 = 0
+    /// The data types of 64 and above it has (extra assets named `data<type>`).
+    var otherDataTypes: [Int] = []
+
+    init?(_ creative: Creative) {
+      guard case .native(let a) = creative.content else { return nil }
+      icon = a.icon.map { ($0.width, $0.height) }
+      images = a.images.map { ($0.width, $0.height) }
+      hasVideo = creative.media.hasVideoContent
+      let placed: [(Int, Bool)] = [
+        (1, a.advertiser != nil), (2, a.body != nil), (3, a.starRating != nil),
+        (6, a.price != nil), (12, a.callToAction != nil),
+      ]
+      for (type, present) in placed where present { dataTypes |= 1 << type }
+      for (key, _) in a.extraAssets {
+        guard let type = OpenRTBEncoder.dataType(ofExtra: key) else { continue }
+        if type < 64 { dataTypes |= 1 << type } else { otherDataTypes.append(type) }
+      }
+    }
+
+    func answers(_ kind: NativeRequest.Kind) -> Bool {
+      switch kind {
+      case .title:
+        return true
+      case .image(let type, let w, let h, let wmin, let hmin):
+        let fits = { (i: (width: Int, height: Int)) -> Bool in
+          OpenRTBBidder.fits(width: i.width, height: i.height, w: w, h: h, wmin: wmin, hmin: hmin)
+        }
+        switch type ?? 3 {
+        case 1, 2: return icon.map(fits) ?? false
+        case 3: return images.contains(where: fits)
+        default: return false
+        }
+      case .video:
+        return hasVideo
+      case .data(let type, _):
+        return type < 64 ? type >= 0 && dataTypes & (1 << type) != 0 : otherDataTypes.contains(type)
+      }
+    }
+  }
+
+  /// Whether an image of `width` x `height` meets a request image's sizes: at least
+  /// `wmin` x `hmin`, exactly `w` x `h` when only those are given.
+  static func fits(width: Int, height: Int, w: Int?, h: Int?, wmin: Int?, hmin: Int?) -> Bool {
+    let widthOK = wmin.map { width >= $0 } ?? w.map { width == $0 } ?? true
+    let heightOK = hmin.map { height >= $0 } ?? h.map { height == $0 } ?? true
+    return widthOK && heightOK
+  }
+
   /// The bid for impression `imp`, or why there is none; `ranking` gives a unit's creatives,
   /// best first (nil for an unknown unit).
   private static func fill(
     _ imp: Params, index: Int, requestID: String, maximumAssets: Int,
-    ranking: (String) -> [Creative]?
+    ranking: (String) -> Candidates?
   ) -> Result<JSONValue, Unfilled> {
     typealias I = BidRequestShape.Imp
     let impID = (try? imp(I.id)) ?? ""
@@ -233,7 +311,7 @@ public enum OpenRTBBidder {
     } catch {
       return .failure(Unfilled(nbr: .invalidRequest, reason: "\(error.field) \(error.problem)"))
     }
-    guard let ranked = ranking(tagid) else {
+    guard let candidates = ranking(tagid) else {
       return .failure(
         Unfilled(
           nbr: .unknownAdUnit,
@@ -241,8 +319,10 @@ public enum OpenRTBBidder {
             ? "imp[\(index)].tagid is required (the ad unit)" : "no ad unit \"\(tagid)\""))
     }
     // What each creative is checked with costs no JSON: only the winner's answer is built.
+    let required = request.assets.filter(\.required).map(\.kind)
     var metBelowFloor = false
-    for creative in ranked where meets(request, creative) {
+    for (i, creative) in candidates.creatives.enumerated() {
+      guard let offer = candidates.offer(i), required.allSatisfy(offer.answers) else { continue }
       guard creative.eCPM >= floor else {
         metBelowFloor = true
         continue
@@ -284,9 +364,7 @@ public enum OpenRTBBidder {
       return .headline(a.headline)
     case .image(let type, let w, let h, let wmin, let hmin):
       let fits = { (i: AdImage) -> Bool in
-        let widthOK = wmin.map { i.width >= $0 } ?? w.map { i.width == $0 } ?? true
-        let heightOK = hmin.map { i.height >= $0 } ?? h.map { i.height == $0 } ?? true
-        return widthOK && heightOK
+        OpenRTBBidder.fits(width: i.width, height: i.height, w: w, h: h, wmin: wmin, hmin: hmin)
       }
       switch type ?? 3 {
       case 1, 2:
@@ -301,15 +379,6 @@ public enum OpenRTBBidder {
     case .data(let type, _):
       return dataValue(type: type, of: a).map { .data(key: $0.0, text: $0.1) }
     }
-  }
-
-  /// Whether `creative` has an answer for every required asset of `request`.
-  static func meets(_ request: NativeRequest, _ creative: Creative) -> Bool {
-    guard case .native(let a) = creative.content else { return false }
-    for asset in request.assets where asset.required {
-      if answer(asset.kind, in: creative, a) == nil { return false }
-    }
-    return true
   }
 
   /// The assets `creative` answers `request` with, each under its request asset's id; nil
