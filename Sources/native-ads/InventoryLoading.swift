@@ -54,7 +54,8 @@ enum InventoryLoading {
   }
 
   /// The inventory a fleet's start-up store (``fleetStartStore(for:)``'s encoding) describes.
-  static func inventory(fromFleet bytes: [UInt8]) throws(Failure) -> Inventory {
+  /// Its creatives written in OpenRTB are held to this process's `--max-ad-trackers`.
+  static func inventory(fromFleet bytes: [UInt8], options: Options) throws(Failure) -> Inventory {
     guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
       let head = try? JSONParser().parseValue(String(decoding: bytes[..<newline], as: UTF8.self))
     else { throw Failure(description: "the fleet's start-up store does not read") }
@@ -65,7 +66,9 @@ enum InventoryLoading {
     var failure: StoreLoadError?
     Array(file).withUnsafeBytes { raw in
       do throws(StoreLoadError) {
-        try StoreLoader.load(raw, into: inventory)
+        var loadOptions = StoreLoadOptions()
+        loadOptions.maximumAdTrackers = options.maxAdTrackers
+        _ = try StoreLoader.load(from: StoreBytes(raw), into: inventory, options: loadOptions)
       } catch {
         failure = error
       }

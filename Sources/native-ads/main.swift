@@ -109,7 +109,7 @@ func serve(_ options: Options, log: Log) -> Int32 {
       if let fleetStore {
         // Another process started the fleet with another inventory: serve the fleet's.
         do {
-          inventory = try InventoryLoading.inventory(fromFleet: fleetStore)
+          inventory = try InventoryLoading.inventory(fromFleet: fleetStore, options: options)
           log.info("fleet \(options.fleet): serving the fleet's start-up inventory")
         } catch {
           Log.line("native-ads: error: \(error)")
