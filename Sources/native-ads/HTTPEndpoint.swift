@@ -207,7 +207,7 @@ final class HTTPEndpoint {
       respond(
         .text(
           405, "\(request.method) \(Self.auctionPath): the bidder takes POST",
-          headers: [("Allow", "POST, OPTIONS")]), close: close)
+          headers: cors + [("Allow", "POST, OPTIONS")]), close: close)
     case ("/", "GET"), ("/", "HEAD"):
       respond(Inspector.page, close: close)
     case ("/", _):

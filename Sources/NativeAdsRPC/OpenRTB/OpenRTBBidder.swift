@@ -456,7 +456,11 @@ public enum OpenRTBBidder {
       ("ver", .string("1.2")), ("assets", .array(assets)),
       ("link", OpenRTBEncoder.link(of: creative)),
     ]
-    native += OpenRTBEncoder.trackers(creative.tracking, offered: request.eventTrackers ?? [])
+    // A request silent on eventtrackers gets none of them (only imptrackers), but its
+    // JavaScript tracker, as before 1.2.
+    native += OpenRTBEncoder.trackers(
+      creative.tracking, offered: request.eventTrackers ?? [],
+      jsTracker: request.eventTrackers.map(OpenRTBEncoder.offersJSTracker) ?? true)
     if request.privacy, let privacy = creative.adChoices?.clickURL {
       native.append(("privacy", .string(privacy)))
     }

@@ -83,7 +83,7 @@ enum OpenRTBEncoder {
     var members: [(String, JSONValue)] = [
       ("ver", .string("1.2")), ("assets", .array(list)), ("link", link(of: creative)),
     ]
-    members += trackers(tracking, offered: nil)
+    members += trackers(tracking, offered: nil, jsTracker: true)
     if let privacy = creative.adChoices?.clickURL { members.append(("privacy", .string(privacy))) }
     let ext = self.ext(of: creative, untypedExtras: untypedExtras)
     if !ext.isEmpty { members.append(("ext", .object(ext))) }
@@ -108,23 +108,17 @@ enum OpenRTBEncoder {
     return .object(members)
   }
 
-  /// `imptrackers`, `jstracker` and `eventtrackers`; with `offered` (a request's
-  /// `eventtrackers`), only the event trackers of the events and methods it offers.
-  static func trackers(_ tracking: AdTracking?, offered: [(event: Int, methods: [Int])]?)
-    -> [(String, JSONValue)]
-  {
+  /// `imptrackers`, `jstracker` (when `jsTracker`) and `eventtrackers`; with `offered` (a
+  /// request's `eventtrackers`), only the event trackers of the events and methods it offers.
+  static func trackers(
+    _ tracking: AdTracking?, offered: [(event: Int, methods: [Int])]?, jsTracker: Bool
+  ) -> [(String, JSONValue)] {
     guard let tracking else { return [] }
     var members: [(String, JSONValue)] = []
     if !tracking.impressionTrackers.isEmpty {
       members.append(("imptrackers", strings(tracking.impressionTrackers)))
     }
-    // The JavaScript impression tracker is event 1 with method 2 (JS) in 1.2's terms: a request
-    // that lists what it offers without that gets none.
-    if let js = tracking.jsTracker,
-      offered?.contains(where: { $0.event == 1 && $0.methods.contains(2) }) ?? true
-    {
-      members.append(("jstracker", .string(js)))
-    }
+    if jsTracker, let js = tracking.jsTracker { members.append(("jstracker", .string(js))) }
     let events = tracking.eventTrackers.filter { t in
       guard let offered else { return true }
       return offered.contains { $0.event == t.event && $0.methods.contains(t.method) }
@@ -142,6 +136,12 @@ enum OpenRTBEncoder {
         ))
     }
     return members
+  }
+
+  /// Whether a request's `eventtrackers` offer what `jstracker` is in 1.2's terms: event 1
+  /// (impression) with method 2 (JavaScript).
+  static func offersJSTracker(_ offered: [(event: Int, methods: [Int])]) -> Bool {
+    offered.contains { $0.event == 1 && $0.methods.contains(2) }
   }
 
   /// `ext`: the store, the extra assets without an IAB type, the deep links after the first.
