@@ -107,11 +107,11 @@ final class HTTPEndpoint {
     if waiting == nil { finishServing() }
   }
 
-  /// Whether the response to `request` is the connection's last.
+  /// Whether the response to `request` is the connection's last. (A client that ended its
+  /// input is not: the requests it sent before are answered, then ``serve()`` closes.)
   private func closes(after request: HTTPRequest) -> Bool {
     // HTTP/1.0 closes after each response (its keep-alive extension is not spoken here).
     !request.keepAlive || request.versionMinor == 0 && request.versionMajor == 1 || closeWhenIdle
-      || inputEnded
   }
 
   /// The connection closed: a request still waiting is stopped.
@@ -284,8 +284,9 @@ final class HTTPEndpoint {
 
   /// A request that waited has its response: the requests behind it are served.
   private func resume() {
-    if !done, !closeWhenIdle { connection.startReading() }
-    if closeWhenIdle { finishServing() }
+    if !done, !closeWhenIdle, !inputEnded { connection.startReading() }
+    // A shutdown closes once nothing waits (a request served since the reply may).
+    if closeWhenIdle, waiting == nil { finishServing() }
     serve()
   }
 
@@ -303,7 +304,7 @@ final class HTTPEndpoint {
       headers.append(("X-OpenRTB-Version", "2.6"))
       respond(
         HTTPResponse(status: reply.status, headers: headers, body: reply.body),
-        close: close || closeWhenIdle || inputEnded)
+        close: close || closeWhenIdle)
       // Answered later: from the loop's next turn, as a deferred POST /rpc is.
       if handled { soon { [weak self] in self?.resume() } }
     }
@@ -314,8 +315,9 @@ final class HTTPEndpoint {
   private func answer(
     _ session: RPCSession, cors: [(name: String, value: String)], close requestCloses: Bool
   ) {
-    // A shutdown or the client's end may have come while it waited.
-    let close = requestCloses || closeWhenIdle || inputEnded
+    // A shutdown may have come while it waited. (The client's end has the requests it sent
+    // behind this one answered first.)
+    let close = requestCloses || closeWhenIdle
     headOnly = false
     var out = session.takeOutput()
     var body = out.array

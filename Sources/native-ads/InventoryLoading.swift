@@ -34,9 +34,10 @@ enum InventoryLoading {
   // MARK: A fleet's start-up inventory
 
   /// This process's start-up inventory as a fleet keeps it: a first line saying what it is
-  /// (`{"builtin":true,"storeBytes":N}`), then the store file's bytes. Processes with the same
-  /// options offer the same bytes, and a process that joins a fleet started with other ones
-  /// serves the fleet's (contract section 11).
+  /// (`{"builtin":true,"storeBytes":N,"maxAdTrackers":64}`), then the store file's bytes.
+  /// Processes with the same options offer the same bytes, and a process that joins a fleet
+  /// started with other ones serves the fleet's (contract section 11), and holds store changes
+  /// to the fleet's `--max-ad-trackers`, so that a change fails the same way everywhere.
   static func fleetStartStore(for options: Options) throws(Failure) -> [UInt8] {
     var file: [UInt8] = []
     if let path = options.storeFile {
@@ -49,32 +50,41 @@ enum InventoryLoading {
       }
     }
     let builtIn = options.storeFile == nil || options.withBuiltIn
-    let head: JSONValue = .object([("builtin", .bool(builtIn)), ("storeBytes", .int(file.count))])
+    let head: JSONValue = .object([
+      ("builtin", .bool(builtIn)), ("storeBytes", .int(file.count)),
+      ("maxAdTrackers", .int(options.maxAdTrackers)),
+    ])
     return Array(head.jsonText.utf8) + [UInt8(ascii: "\n")] + file
   }
 
-  /// The inventory a fleet's start-up store (``fleetStartStore(for:)``'s encoding) describes.
-  /// Its creatives written in OpenRTB are held to this process's `--max-ad-trackers`.
-  static func inventory(fromFleet bytes: [UInt8], options: Options) throws(Failure) -> Inventory {
+  /// The inventory a fleet's start-up store (``fleetStartStore(for:)``'s encoding) describes,
+  /// and the fleet's `--max-ad-trackers` (this process's when the store does not say).
+  static func inventory(fromFleet bytes: [UInt8], options: Options) throws(Failure) -> (
+    inventory: Inventory, maxAdTrackers: Int
+  ) {
     guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
       let head = try? JSONParser().parseValue(String(decoding: bytes[..<newline], as: UTF8.self))
     else { throw Failure(description: "the fleet's start-up store does not read") }
     let builtIn = head["builtin"] == .bool(true)
+    var maxAdTrackers = options.maxAdTrackers
+    if case .number(let text)? = head["maxAdTrackers"], let given = Int(text), given > 0 {
+      maxAdTrackers = given
+    }
     let inventory = builtIn ? StoreLoader.builtInInventory() : Inventory()
     let file = bytes[(newline + 1)...]
-    guard !file.isEmpty else { return inventory }
+    guard !file.isEmpty else { return (inventory, maxAdTrackers) }
     var failure: StoreLoadError?
     Array(file).withUnsafeBytes { raw in
       do throws(StoreLoadError) {
         var loadOptions = StoreLoadOptions()
-        loadOptions.maximumAdTrackers = options.maxAdTrackers
+        loadOptions.maximumAdTrackers = maxAdTrackers
         _ = try StoreLoader.load(from: StoreBytes(raw), into: inventory, options: loadOptions)
       } catch {
         failure = error
       }
     }
     if let failure { throw Failure(description: "the fleet's start-up store: \(failure)") }
-    return inventory
+    return (inventory, maxAdTrackers)
   }
 
   /// Seconds on the monotonic clock.

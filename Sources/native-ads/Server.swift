@@ -189,7 +189,7 @@ final class Server: ConnectionDelegate {
     let endpoint = HTTPEndpoint(
       connection: connection, limits: limits, policy: httpPolicy,
       soon: { [unowned self] work in soon(work) },
-      auction: { [unowned self] body, answer in
+      auction: { [unowned self, weak connection] body, answer in
         let service = service
         let limits = OpenRTBBidder.Limits(
           maximumImpressions: options.maxAuctionImps, maximumAssets: service.maxResponseAssets)
@@ -200,6 +200,8 @@ final class Server: ConnectionDelegate {
         // In a fleet no bid comes from a store older than the last change acknowledged (as a
         // load waits).
         replica.catchUp { caught in
+          // A client gone meanwhile gets no auction run for it.
+          guard let connection, !connection.isClosing else { return }
           switch caught {
           case .success:
             answer(

@@ -41,6 +41,8 @@ func serve(_ options: Options, log: Log) -> Int32 {
   }
   var status: Int32 = 0
   var server: Server?
+  /// This process's `--max-ad-trackers`, or the fleet's when it joins one started otherwise.
+  var maxAdTrackers = options.maxAdTrackers
   /// Builds the service on `store` and `eventLog` (the fleet's, or this process's) and starts
   /// the transports; nil (and `status` 1) when they cannot start.
   func start(
@@ -57,7 +59,7 @@ func serve(_ options: Options, log: Log) -> Int32 {
     let service = NativeAdsService(manager: manager, dispatcher: dispatcher)
     service.replica = replica
     service.maxResponseAssets = options.maxResponseAssets
-    service.maxAdTrackers = options.maxAdTrackers
+    service.maxAdTrackers = maxAdTrackers
     service.maxResponsePixels = options.maxResponsePixels
     let started = Server(
       eventLoop: eventLoop, dispatcher: dispatcher, service: service, options: options, log: log,
@@ -109,7 +111,14 @@ func serve(_ options: Options, log: Log) -> Int32 {
       if let fleetStore {
         // Another process started the fleet with another inventory: serve the fleet's.
         do {
-          inventory = try InventoryLoading.inventory(fromFleet: fleetStore, options: options)
+          let fleets = try InventoryLoading.inventory(fromFleet: fleetStore, options: options)
+          inventory = fleets.inventory
+          if fleets.maxAdTrackers != maxAdTrackers {
+            log.warn(
+              "fleet \(options.fleet): --max-ad-trackers \(fleets.maxAdTrackers), the fleet's"
+                + " (this process was given \(maxAdTrackers))")
+            maxAdTrackers = fleets.maxAdTrackers
+          }
           log.info("fleet \(options.fleet): serving the fleet's start-up inventory")
         } catch {
           Log.line("native-ads: error: \(error)")

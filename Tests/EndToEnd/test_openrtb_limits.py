@@ -41,7 +41,7 @@ from e2e_support import (
     wait_until,
     write_json,
 )
-from http_support import connect, http_exchange, request_bytes
+from http_support import ResponseReader, connect, http_exchange, request_bytes
 from test_openrtb import assert_invalid_response, assert_same_assets, click, export, rs_error, rs_load, rs_one
 from test_openrtb_bidder import (
     AUCTION,
@@ -219,6 +219,19 @@ def test_no_bid_header_ids_are_percent_encoded_and_write_no_header(port):
                             b"tab%09here=500; 100%25=500; Az09-._~=500; %001=500"), value
     entries = [e.rsplit("=", 1) for e in value.decode("ascii").split("; ")]
     assert [urllib.parse.unquote(k) for k, _ in entries] == HOSTILE_IDS, "each id decodes back to itself"
+
+
+def test_the_no_bid_header_is_bounded_and_counts_what_it_leaves_out(port):
+    ids = [f"{k:02d}-" + "i" * 200 for k in range(64)]
+    body = bid_request(*[imp(i, NOWHERE, native_request(TITLE)) for i in ids], id="long-ids")
+    head = raw_head(port, request_bytes("POST", AUCTION, port, body=dumps(body)))
+    (value,) = [line.split(b":", 1)[1].strip() for line in head.split(b"\r\n")[1:]
+                if line.lower().startswith(b"x-openrtb-no-bid:")]
+    assert len(value) <= 4096, len(value)
+    entries = value.decode("ascii").split("; ")
+    listed, rest = entries[:-1], entries[-1]
+    assert listed == [f"{i}=500" for i in ids[:len(listed)]], listed[:2]
+    assert rest == f"*={64 - len(listed)}" and listed, entries[-2:]
 
 
 # ------------------------------------------------------------------------------------------
@@ -809,3 +822,51 @@ def test_in_a_fleet_pipelined_requests_behind_a_bid_request_are_answered_in_orde
     assert (r1.status, r1.header("x-openrtb-no-bid")) == (204, "1=501"), r1
     assert (r2.status, r2.header("x-openrtb-no-bid")) == (204, "2=500"), r2
     assert r3.status == 200 and r3.json()["id"] == 7, r3
+
+
+def _pipelined_then_half_closed(port: int, data: bytes) -> list:
+    """Sends `data`, ends the input (SHUT_WR), and reads every response until the server closes."""
+    with connect(port) as sock:
+        sock.sendall(data)
+        sock.shutdown(socket.SHUT_WR)
+        reader = ResponseReader(sock)
+        out = []
+        while (r := reader.read()) is not None:
+            out.append(r)
+        return out
+
+
+@pytest.mark.parametrize("fleet", [False, True], ids=["alone", "fleet"])
+def test_requests_pipelined_behind_a_bid_are_answered_when_the_client_ends_its_input(
+        server_factory, redis_server, fleet):
+    args = ["--redis", redis_server.url, "--fleet", f"limits-halfclose-{time.monotonic_ns()}"] if fleet else []
+    a = server_factory(stdio=False, tcp=True, http=True, spread=False, args=args)
+    p = a.http_port
+    first = dumps(bid_request(imp("1", NOWHERE, native_request(TITLE)), id="half-1"))
+    rpc = dumps({"jsonrpc": "2.0", "id": 8, "method": "store.list"})
+    second = dumps(bid_request(imp("2", NOWHERE, native_request(TITLE)), id="half-2"))
+    responses = _pipelined_then_half_closed(p, request_bytes("POST", AUCTION, p, body=first)
+                                            + request_bytes("POST", "/rpc", p, body=rpc)
+                                            + request_bytes("POST", AUCTION, p, body=second))
+    assert [(r.status, r.header("x-openrtb-no-bid")) for r in responses] == [
+        (204, "1=500"), (200, None), (204, "2=500")], responses
+    assert responses[1].json()["id"] == 8
+
+
+def test_a_process_joining_a_fleet_takes_the_fleets_tracker_limit(server_factory, redis_server):
+    """A store change fails the same way on every process: a joiner given another
+    --max-ad-trackers holds changes to the fleet's."""
+    name = f"limits-trackers-{time.monotonic_ns()}"
+    a = server_factory(stdio=False, tcp=True, spread=False,
+                       args=["--redis", redis_server.url, "--fleet", name, "--max-ad-trackers", "100"])
+    a.connect().call("store.list")
+    b = server_factory(stdio=False, tcp=True, spread=False, args=["--redis", redis_server.url, "--fleet", name])
+    ca, cb = a.connect(), b.connect()
+    assert ca.call("store.putCreative", creative=rtb_creative("fleet-80", 80))["creativeID"] == "fleet-80"
+    assert cb.call("store.putCreative", creative=rtb_creative("fleet-90", 90))["creativeID"] == "fleet-90"
+    for c in (ca, cb):
+        listed = c.call("store.list")
+        ids = {x if isinstance(x, str) else x.get("id") for x in listed.get("creatives", [])}
+        assert {"fleet-80", "fleet-90"} <= ids, (c.name, listed)
+    assert_invalid_params(cb.error("store.putCreative", {"creative": rtb_creative("fleet-101", 101)}),
+                          "creative.openrtb")

@@ -219,6 +219,20 @@ import Testing
     #expect(OpenRTBBidder.headerText("é") == "%C3%A9")
   }
 
+  @Test func theNoBidHeaderIsBoundedAndSaysHowManyItLeftOut() {
+    #expect(OpenRTBBidder.noBidHeader([("1", 501), ("a b", 500)]) == "1=501; a%20b=500")
+    let long = String(repeating: "x", count: 4080)
+    let header = OpenRTBBidder.noBidHeader([("1", 501), (long, 500), ("3", 2), ("4", 2)])
+    #expect(header == "1=501; \(long)=500; *=2")
+    #expect(OpenRTBBidder.noBidHeader([(long + long, 501), ("2", 2)]) == "*=2")
+    let many = (0..<64).map { (String(repeating: "i", count: 100) + "\($0)", 501) }
+    let bounded = OpenRTBBidder.noBidHeader(many)
+    #expect(bounded.utf8.count <= OpenRTBBidder.maximumNoBidHeaderBytes)
+    let listed = bounded.split(separator: "; ")
+    #expect(listed.last?.hasPrefix("*=") == true)
+    #expect(listed.count - 1 + (Int(listed.last!.dropFirst(2)) ?? 0) == 64)
+  }
+
   @Test func onlyTheExtraNamesTheDecoderGivesAreExportedTyped() {
     #expect(OpenRTBEncoder.dataType(ofExtra: "likes") == 4)
     #expect(OpenRTBEncoder.dataType(ofExtra: "data13") == 13)

@@ -152,8 +152,7 @@ public enum OpenRTBBidder {
     guard !bids.isEmpty else {
       return Reply(
         status: 204, body: [],
-        noBidHeader: noBids.map { "\(headerText($0.impid))=\($0.nbr.rawValue)" }.joined(
-          separator: "; "))
+        noBidHeader: noBidHeader(noBids.map { ($0.impid, $0.nbr.rawValue) }))
     }
     var members: [(String, JSONValue)] = [
       ("id", .string(requestID)), ("bidid", .string(requestID + "-" + seat)),
@@ -180,6 +179,30 @@ public enum OpenRTBBidder {
     }
     return Reply(
       status: 200, body: Array(JSONValue.object(members).jsonText.utf8), noBidHeader: nil)
+  }
+
+  /// The most bytes of the `X-OpenRTB-No-Bid` header: impression ids are the client's, of
+  /// any length, and clients refuse long header lines.
+  static let maximumNoBidHeaderBytes = 4096
+
+  /// The `X-OpenRTB-No-Bid` header: `impid=nbr` for each impression, `; `-separated, as many as
+  /// fit in ``maximumNoBidHeaderBytes``; then `*=N` for the N left out (`*` is never in an
+  /// encoded id).
+  static func noBidHeader(_ entries: [(impid: String, nbr: Int)]) -> String {
+    var out = ""
+    for (k, entry) in entries.enumerated() {
+      // An id longer than the header is not encoded to find that out.
+      let id = entry.impid.utf8.count <= maximumNoBidHeaderBytes ? headerText(entry.impid) : nil
+      let text = id.map { (k == 0 ? "" : "; ") + "\($0)=\(entry.nbr)" } ?? ""
+      let rest = "; *=\(entries.count - k)"
+      // Room is kept for the mark of what is left out, unless this is the last entry.
+      let room = maximumNoBidHeaderBytes - (k == entries.count - 1 ? 0 : rest.utf8.count)
+      guard id != nil, out.utf8.count + text.utf8.count <= room else {
+        return out.isEmpty ? "*=\(entries.count)" : out + rest
+      }
+      out += text
+    }
+    return out
   }
 
   /// Impression id `id` as the `X-OpenRTB-No-Bid` header gives it: percent-encoded (UTF-8)

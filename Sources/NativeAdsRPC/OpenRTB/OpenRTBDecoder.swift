@@ -243,6 +243,17 @@ enum OpenRTBDecoder {
   ) throws(InvalidField) -> Creative {
     typealias F = NativeResponseShape
     try F.shape.check(n)
+    // What the limits bound is counted in the document, before anything of it is decoded.
+    if let listed = n.raw(F.assets.name), listed.kind == .array {
+      try budget?.take(listed.count, at: n.path(F.assets.name))
+    }
+    let trackerCount = listedTrackers(n)
+    guard trackerCount <= maximumTrackers else {
+      throw InvalidField(
+        String(n.pathPrefix.dropLast()),
+        "carries \(trackerCount) trackers (imptrackers, eventtrackers and clicktrackers"
+          + " together): an ad may carry at most \(maximumTrackers) (--max-ad-trackers)")
+    }
     let mainLink = try link(try n(F.link))
     // An empty list is answered as a missing one (what `assetsurl` means to the caller).
     let emptyList = n.raw(F.assets.name).map { $0.kind == .array && $0.count == 0 } ?? false
@@ -255,7 +266,6 @@ enum OpenRTBDecoder {
         never
           ? "is required: assetsurl and dcourl are never fetched" : "must hold at least one asset")
     }
-    try budget?.take(assetList.count, at: n.path(F.assets.name))
     var mapped = MappedAssets(
       colorKey: id,
       untypedHint: budget == nil
@@ -276,22 +286,15 @@ enum OpenRTBDecoder {
       typealias E = F.Extension
       store = try ext(E.store)
       deepLinks += try ext(E.deepLinks) ?? []
+      if let listed = ext.raw(E.extraAssets.name), listed.kind == .object {
+        try budget?.take(listed.count, at: ext.path(E.extraAssets.name))
+      }
       let given = try ext(E.extraAssets) ?? []
-      try budget?.take(given.count, at: ext.path(E.extraAssets.name))
       var taken = Set(extras.lazy.map(\.key))
       for (key, value) in given where taken.insert(key).inserted { extras.append((key, value)) }
     }
     let impressionTrackers = try n(F.imptrackers) ?? []
     let eventTrackerList = try n(F.eventtrackers) ?? []
-    let trackerCount =
-      impressionTrackers.count + eventTrackerList.count + mainLink.clickTrackers.count
-      + mapped.assetLinks.reduce(0) { $0 + $1.link.clickTrackers.count }
-    guard trackerCount <= maximumTrackers else {
-      throw InvalidField(
-        String(n.pathPrefix.dropLast()),
-        "carries \(trackerCount) trackers (imptrackers, eventtrackers and clicktrackers"
-          + " together): an ad may carry at most \(maximumTrackers) (--max-ad-trackers)")
-    }
     var eventTrackers: [AdTracking.EventTracker] = []
     for t in eventTrackerList {
       typealias T = F.EventTracker
@@ -325,6 +328,21 @@ enum OpenRTBDecoder {
       priority: priority, eCPM: eCPM, deepLinks: deepLinks,
       landingPageURL: mainLink.landingPageURL, targeting: targeting,
       muteThisAdReasons: muteThisAdReasons, tracking: tracking)
+  }
+
+  /// How many trackers native object `n` lists: `imptrackers`, `eventtrackers`, and the
+  /// `clicktrackers` of its link and of its assets' links, counted in the document.
+  static func listedTrackers(_ n: Params) -> Int {
+    typealias F = NativeResponseShape
+    func length(_ v: JSONRef?) -> Int { v.map { $0.kind == .array ? $0.count : 0 } ?? 0 }
+    let clicks = F.Link.clicktrackers.name
+    var count =
+      length(n.raw(F.imptrackers.name)) + length(n.raw(F.eventtrackers.name))
+      + length(n.raw(F.link.name)?[clicks])
+    if let assets = n.raw(F.assets.name), assets.kind == .array {
+      for a in assets.elements { count += length(a[F.Asset.link.name]?[clicks]) }
+    }
+    return count
   }
 
   /// A link object.
