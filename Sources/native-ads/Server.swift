@@ -207,7 +207,7 @@ final class Server: ConnectionDelegate {
             answer(
               OpenRTBBidder.auction(body, inventory: service.manager.inventory, limits: limits))
           case .failure(let unavailable):
-            answer(OpenRTBBidder.unavailable(unavailable.reason))
+            answer(OpenRTBBidder.unavailable(unavailable.reason, body: body))
           }
         }
       },

@@ -799,7 +799,7 @@ def test_in_a_fleet_a_bid_request_is_503_while_the_store_cannot_be_read(server_f
         r = auction(a.http_port, body)
         assert r.status == 503, (r.status, r.headers, r.body[:500])
         reply = r.json()
-        assert (reply["id"], reply["nbr"]) == ("", 1), reply
+        assert (reply["id"], reply["nbr"]) == ("down", 1), reply
         assert reply["ext"]["error"].startswith("the fleet's store is unavailable: "), reply
     finally:
         private_redis.resume()

@@ -75,11 +75,16 @@ public enum OpenRTBBidder {
     }
   }
 
-  /// The answer when the fleet's store cannot be read (Redis is down): `503` with OpenRTB's
-  /// `nbr` 1 (technical error) and why.
-  public static func unavailable(_ reason: String) -> Reply {
+  /// The answer to bid request `body` when the fleet's store cannot be read (Redis is down):
+  /// `503` with OpenRTB's `nbr` 1 (technical error) and why, under the request's `id` when it
+  /// has one.
+  public static func unavailable(_ reason: String, body: [UInt8]) -> Reply {
+    let id: String? =
+      body.withUnsafeBytes { bytes in
+        try? JSONParser().parse(bytes) { root in root["id"]?.stringValue }
+      } ?? nil
     let response: JSONValue = .object([
-      ("id", .string("")), ("nbr", .int(1)),
+      ("id", .string(id ?? "")), ("nbr", .int(1)),
       ("ext", .object([("error", .string("the fleet's store is unavailable: \(reason)"))])),
     ])
     return Reply(status: 503, body: Array(response.jsonText.utf8), noBidHeader: nil)
