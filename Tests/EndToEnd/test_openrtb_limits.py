@@ -42,7 +42,8 @@ from e2e_support import (
     write_json,
 )
 from http_support import ResponseReader, connect, http_exchange, request_bytes
-from test_openrtb import assert_invalid_response, assert_same_assets, click, export, rs_error, rs_load, rs_one
+from test_openrtb import (  # noqa: F401 (rconn and rtb_server are fixtures)
+    assert_invalid_response, assert_same_assets, click, export, rconn, rs_error, rs_load, rs_one, rtb_server)
 from test_openrtb_bidder import (
     AUCTION,
     TITLE,
@@ -137,19 +138,10 @@ def port(bidder):
     return bidder.http_port
 
 
-@pytest.fixture(scope="module")
-def plain_server(tmp_path_factory):
-    srv = start_private(str(tmp_path_factory.mktemp("limits-default")))
-    yield srv
-    srv.stop()
-
-
 @pytest.fixture
-def c(plain_server):
-    """A connection to a server of the default limits (built-in inventory)."""
-    assert plain_server.alive(), plain_server.describe()
-    plain_server.stdio.sync()
-    return plain_server.stdio
+def c(rconn):
+    """A connection to a server of the default limits (test_openrtb's: built-in inventory)."""
+    return rconn
 
 
 @pytest.fixture(scope="module")

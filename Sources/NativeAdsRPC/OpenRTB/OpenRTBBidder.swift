@@ -210,6 +210,8 @@ public enum OpenRTBBidder {
     return out
   }
 
+  private static let hex = Array("0123456789ABCDEF".unicodeScalars)
+
   /// Impression id `id` as the `X-OpenRTB-No-Bid` header gives it: percent-encoded (UTF-8)
   /// but for RFC 3986's unreserved characters, so no id can end the header, write another, or
   /// be confused with the `=` and `;` that separate the entries.
@@ -222,7 +224,6 @@ public enum OpenRTBBidder {
         UInt8(ascii: "_"), UInt8(ascii: "~"):
         out.unicodeScalars.append(Unicode.Scalar(byte))
       default:
-        let hex = Array("0123456789ABCDEF".unicodeScalars)
         out.unicodeScalars.append("%")
         out.unicodeScalars.append(hex[Int(byte >> 4)])
         out.unicodeScalars.append(hex[Int(byte & 15)])
@@ -273,11 +274,10 @@ public enum OpenRTBBidder {
       icon = a.icon.map { ($0.width, $0.height) }
       images = a.images.map { ($0.width, $0.height) }
       hasVideo = creative.media.hasVideoContent
-      let placed: [(Int, Bool)] = [
-        (1, a.advertiser != nil), (2, a.body != nil), (3, a.starRating != nil),
-        (6, a.price != nil), (12, a.callToAction != nil),
-      ]
-      for (type, present) in placed where present { dataTypes |= 1 << type }
+      for (type, key) in OpenRTBDecoder.placedData
+      where OpenRTBDecoder.placedText(key, of: a) != nil {
+        dataTypes |= 1 << type
+      }
       for (key, _) in a.extraAssets {
         guard let type = OpenRTBEncoder.dataType(ofExtra: key) else { continue }
         if type < 64 { dataTypes |= 1 << type } else { otherDataTypes.append(type) }
@@ -455,17 +455,8 @@ public enum OpenRTBBidder {
 
   /// The asset key and text a data type maps to, in assets `a`.
   static func dataValue(type: Int, of a: NativeAssets) -> (String, String)? {
-    let place: (NativeAssetKey, String?)?
-    switch type {
-    case 1: place = (.advertiser, a.advertiser)
-    case 2: place = (.body, a.body)
-    case 3: place = (.starRating, a.starRating.map(JSONWriter.format))
-    case 6: place = (.price, a.price)
-    case 12: place = (.callToAction, a.callToAction)
-    default: place = nil
-    }
-    if let place {
-      return place.1.map { (place.0.rawValue, $0) }
+    if let key = OpenRTBDecoder.place(ofDataType: type) {
+      return OpenRTBDecoder.placedText(key, of: a).map { (key.rawValue, $0) }
     }
     let name = OpenRTBDecoder.extraDataNames[type] ?? "data\(type)"
     return a.extraAssets.first { $0.key == name }.map { (name, $0.value) }

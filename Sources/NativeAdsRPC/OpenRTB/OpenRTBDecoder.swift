@@ -16,9 +16,28 @@ enum OpenRTBDecoder {
   static let defaultIconSize = (width: 50, height: 50)
   static let defaultMainImageSize = (width: 1198, height: 627)
 
-  /// The data types the native format has a place for (advertiser, body, star rating, price,
-  /// call to action); every other type is an extra asset.
-  static let placedDataTypes: Set<Int> = [1, 2, 3, 6, 12]
+  /// The data types the native format has a place for, and their places; every other type
+  /// is an extra asset (``extraDataNames``).
+  static let placedData: [(type: Int, key: NativeAssetKey)] = [
+    (1, .advertiser), (2, .body), (3, .starRating), (6, .price), (12, .callToAction),
+  ]
+
+  /// The place of data type `type`, nil for an extra asset.
+  static func place(ofDataType type: Int) -> NativeAssetKey? {
+    placedData.first { $0.type == type }?.key
+  }
+
+  /// The text of placed data `key` in assets `a` (the star rating as the number it is).
+  static func placedText(_ key: NativeAssetKey, of a: NativeAssets) -> String? {
+    switch key {
+    case .advertiser: a.advertiser
+    case .body: a.body
+    case .starRating: a.starRating.map(JSONWriter.format)
+    case .price: a.price
+    case .callToAction: a.callToAction
+    default: nil
+    }
+  }
 
   /// The `extraAssets` names of the data types the native format has no place for.
   static let extraDataNames: [Int: String] = [
@@ -538,25 +557,25 @@ enum OpenRTBDecoder {
           untypedHint)
       }
       let value = try d(D.value)
-      let slot: NativeAssetKey?
-      switch type {
-      case 1: slot = .advertiser
-      case 2: slot = .body
-      case 6: slot = .price
-      case 12: slot = .callToAction
-      case 3:
-        guard let rating = OpenRTBDecoder.rating(value) else {
+      guard let slot = OpenRTBDecoder.place(ofDataType: type) else {
+        return extra(OpenRTBDecoder.extraDataNames[type] ?? "data\(type)", value)
+      }
+      var rating: Double?
+      if slot == .starRating {
+        guard let number = OpenRTBDecoder.rating(value) else {
           throw InvalidField(
             d.path(D.value.name), "must be a rating from 0 to 5 (\"\(value)\" is not)")
         }
-        let (key, first) = place(NativeAssetKey.starRating.rawValue)
-        if first { starRating = rating } else { extras.append((key, value)) }
-        return key
-      default:
-        return extra(OpenRTBDecoder.extraDataNames[type] ?? "data\(type)", value)
+        rating = number
       }
-      let (key, first) = place(slot!.rawValue)
-      if first { slots[key] = value } else { extras.append((key, value)) }
+      let (key, first) = place(slot.rawValue)
+      if !first {
+        extras.append((key, value))
+      } else if let rating {
+        starRating = rating
+      } else {
+        slots[key] = value
+      }
       return key
     }
 

@@ -42,13 +42,8 @@ enum OpenRTBEncoder {
           key: NativeAssetKey.mediaView.rawValue, member: "video",
           value: .object([("vasttag", .string(tag))])))
     }
-    let places: [(NativeAssetKey, Int, String?)] = [
-      (.advertiser, 1, a.advertiser), (.body, 2, a.body),
-      (.starRating, 3, a.starRating.map(JSONWriter.format)), (.price, 6, a.price),
-      (.callToAction, 12, a.callToAction),
-    ]
-    for (key, type, value) in places {
-      guard let value else { continue }
+    for (type, key) in OpenRTBDecoder.placedData {
+      guard let value = OpenRTBDecoder.placedText(key, of: a) else { continue }
       out.append(Asset(key: key.rawValue, member: "data", value: data(type: type, value)))
     }
     var untyped: [(key: String, value: String)] = []
@@ -192,7 +187,7 @@ enum OpenRTBEncoder {
     // Only the names the decoder gives: `data1` is not advertiser text (type 1 reads back as
     // the advertiser), it is an extra asset that happens to be called so.
     guard let type = numbered(key, prefix: "data"),
-      !OpenRTBDecoder.placedDataTypes.contains(type), OpenRTBDecoder.extraDataNames[type] == nil
+      OpenRTBDecoder.place(ofDataType: type) == nil, OpenRTBDecoder.extraDataNames[type] == nil
     else { return nil }
     return type
   }
