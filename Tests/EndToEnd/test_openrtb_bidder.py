@@ -108,11 +108,16 @@ def bidder_store() -> dict:
     }
 
 
+def start_bidder(tmp_path_factory, name: str, store: dict, *args: str) -> Server:
+    """A server on TCP and HTTP serving `store` (written into a directory of its own)."""
+    d = tmp_path_factory.mktemp(name)
+    path = write_json(str(d / f"{name}-store.json"), store)
+    return Server(str(d), stdio=False, tcp=True, http=True, args=["--store", path, *args], spread=False)
+
+
 @pytest.fixture(scope="module")
 def bidder(tmp_path_factory):
-    d = tmp_path_factory.mktemp("bidder")
-    path = write_json(str(d / "bidder-store.json"), bidder_store())
-    srv = Server(str(d), stdio=False, tcp=True, http=True, args=["--store", path], spread=False)
+    srv = start_bidder(tmp_path_factory, "bidder", bidder_store())
     yield srv
     srv.stop()
 

@@ -33,7 +33,6 @@ import pytest
 
 from e2e_support import (
     WAIT,
-    Server,
     assert_invalid_params,
     dumps,
     run_once,
@@ -58,6 +57,8 @@ from test_openrtb_bidder import (
     no_bid,
     no_bid_entries,
     only_bid,
+    port,  # noqa: F401 (a fixture: this module's bidder's HTTP port)
+    start_bidder,
 )
 
 ORIGIN = "http://localhost:3000"
@@ -124,18 +125,9 @@ def limits_store() -> dict:
 
 @pytest.fixture(scope="module")
 def bidder(tmp_path_factory):
-    d = tmp_path_factory.mktemp("bidder-limits")
-    path = write_json(str(d / "limits-store.json"), limits_store())
-    srv = Server(str(d), stdio=False, tcp=True, http=True, spread=False,
-                 args=["--store", path, "--allow-origin", ORIGIN])
+    srv = start_bidder(tmp_path_factory, "bidder-limits", limits_store(), "--allow-origin", ORIGIN)
     yield srv
     srv.stop()
-
-
-@pytest.fixture
-def port(bidder):
-    assert bidder.alive(), bidder.describe()
-    return bidder.http_port
 
 
 @pytest.fixture
