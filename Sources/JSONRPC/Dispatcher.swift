@@ -22,9 +22,18 @@ public final class Dispatcher {
     self.parser = JSONParser(maxDepth: limits.maxDepth)
   }
 
-  /// Registers (or replaces) the handler for `method`.
-  public func register(_ method: String, _ handler: @escaping MethodHandler) {
-    table.register(method, handler)
+  /// Registers (or replaces) the handler for `method`, and its fast layer, if it has one
+  /// (``DirectHandler``: the answer to a canonical request read from its params' bytes).
+  public func register(
+    _ method: String, _ handler: @escaping MethodHandler, direct: DirectHandler? = nil
+  ) {
+    table.register(method, handler, direct: direct)
+  }
+
+  /// Whether `method` is registered with a fast layer.
+  public func hasDirectHandler(_ method: String) -> Bool {
+    var name = method
+    return name.withUTF8 { table.lookup($0).map(table.answersDirectly) ?? false }
   }
 
   /// Every registered method name, in registration order.
@@ -67,12 +76,27 @@ public final class Dispatcher {
   private func handleCanonical(
     _ envelope: CanonicalEnvelope, _ session: RPCSession, _ w: inout JSONWriter
   ) -> Bool? {
+    let target = table.lookup(envelope.method)
     guard let params = envelope.params else {
-      return dispatch(id: envelope.id, method: envelope.method, params: nil, session, &w)
+      return dispatch(
+        id: envelope.id, method: envelope.method, target: target, params: nil, session, &w)
+    }
+    if let target, table.answersDirectly(target), !session.hasShutDown {
+      // The method's fast layer, straight from the params' bytes; when it declines, nothing
+      // is left of its attempt and the request goes on as any other.
+      let mark = w.bytes.count
+      Self.writeResultStart(id: envelope.id, into: &w)
+      if table.answerDirectly(target, FlatParams(params), &w) {
+        w.endObject()
+        return true
+      }
+      w.bytes.removeSubrange(mark...)
+      w.needsComma = false
     }
     // The params sit one level inside the envelope's object.
     return try? parser.parse(params, depthOutside: 1) { params in
-      dispatch(id: envelope.id, method: envelope.method, params: params, session, &w)
+      dispatch(
+        id: envelope.id, method: envelope.method, target: target, params: params, session, &w)
     }
   }
 
@@ -165,18 +189,21 @@ public final class Dispatcher {
       return true
     }
     if let name = method.unescapedStringBytes {
-      return dispatch(id: token, method: name, params: params, session, &w)
+      return dispatch(
+        id: token, method: name, target: table.lookup(name), params: params, session, &w)
     }
     // An escaped method name is decoded first.
     var name = method.stringValue ?? ""
-    return name.withUTF8 { dispatch(id: token, method: $0, params: params, session, &w) }
+    return name.withUTF8 {
+      dispatch(id: token, method: $0, target: table.lookup($0), params: params, session, &w)
+    }
   }
 
-  /// A request whose envelope is valid (however it was read): the method is called, or the
-  /// error written. Returns whether a reply was written.
+  /// A request whose envelope is valid (however it was read): the method (`target`, the
+  /// lookup of `method`) is called, or the error written. Returns whether a reply was written.
   private func dispatch(
-    id: RequestIDToken?, method: UnsafeBufferPointer<UInt8>, params: JSONRef?,
-    _ session: RPCSession, _ w: inout JSONWriter
+    id: RequestIDToken?, method: UnsafeBufferPointer<UInt8>, target: MethodTable.Method?,
+    params: JSONRef?, _ session: RPCSession, _ w: inout JSONWriter
   ) -> Bool {
     let isNotification = id == nil
     if session.hasShutDown, !Self.equal(method, "exit") {
@@ -185,7 +212,6 @@ public final class Dispatcher {
       Self.writeError(.shutDown, id: id, into: &w)
       return true
     }
-    let target = table.lookup(method)
     if isNotification {
       // Valid notifications are never answered, whatever happens.
       guard let target, params?.kind != .array else { return false }

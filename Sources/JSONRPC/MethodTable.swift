@@ -19,6 +19,17 @@ final class MethodTable {
   /// around every call).
   private struct Handler {
     let body: MethodHandler
+    /// Its fast layer; one that always declines when it has none. (Not an optional: an
+    /// optional closure is kept at its most general type, and calling it would wrap it in a
+    /// conversion thunk allocated on every call.)
+    let direct: DirectHandler
+    let hasDirect: Bool
+
+    init(_ body: @escaping MethodHandler, direct: DirectHandler?) {
+      self.body = body
+      self.direct = direct ?? { _, _ in false }
+      hasDirect = direct != nil
+    }
   }
 
   /// What lookups read: the names' bytes end to end, where each starts, their hashes, and
@@ -103,12 +114,12 @@ final class MethodTable {
     index?.free()
   }
 
-  func register(_ name: String, _ handler: @escaping MethodHandler) {
+  func register(_ name: String, _ handler: @escaping MethodHandler, direct: DirectHandler?) {
     // Replacing or moving the handlers while one runs would free the closure being run.
     precondition(running == 0, "methods are registered outside method calls")
     let bytes = Array(name.utf8)
     if let i = nameBytes.firstIndex(of: bytes) {
-      handlers[i] = Handler(body: handler)
+      handlers[i] = Handler(handler, direct: direct)
       return
     }
     if names.count == handlerCapacity {
@@ -118,7 +129,7 @@ final class MethodTable {
       handlers = grown
       handlerCapacity *= 2
     }
-    (handlers + names.count).initialize(to: Handler(body: handler))
+    (handlers + names.count).initialize(to: Handler(handler, direct: direct))
     names.append(name)
     nameBytes.append(bytes)
     // Built again at the next lookup: registering every method at start-up builds it once.
@@ -142,6 +153,19 @@ final class MethodTable {
     running &+= 1
     defer { running &-= 1 }
     try handlers[method.index].body(call, &result)
+  }
+
+  /// Whether `method` has a fast layer.
+  @inline(__always)
+  func answersDirectly(_ method: Method) -> Bool { handlers[method.index].hasDirect }
+
+  /// Calls the fast layer of `method` (which has one: ``answersDirectly(_:)``); whether it
+  /// answered.
+  @inline(__always)
+  func answerDirectly(_ method: Method, _ params: FlatParams, _ result: inout JSONWriter) -> Bool {
+    running &+= 1
+    defer { running &-= 1 }
+    return handlers[method.index].direct(params, &result)
   }
 
   /// ``ByteKeys``' hash of the name, a word at a time (only registered names are inserted,

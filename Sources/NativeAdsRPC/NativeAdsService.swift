@@ -52,11 +52,20 @@ public final class NativeAdsService: AdEventObserver {
   /// The last whole second formatted by ``timestamp(_:)`` (loads in one second share it).
   private var lastTimestamp: (second: Double, text: String) = (-1, "")
 
+  /// What the event stream holds for the service (``AdEventRelay``): every request retains
+  /// the service, which a weak reference would put on the runtime's slow path.
+  private var eventRelay: AdEventRelay?
+
   public init(manager: AdManager, dispatcher: Dispatcher) {
     self.manager = manager
     self.dispatcher = dispatcher
-    manager.eventStream.subscribe(self)
-    for method in allMethods { dispatcher.register(method.name, method.handler(for: self)) }
+    let relay = AdEventRelay(to: self)
+    eventRelay = relay
+    manager.eventStream.subscribe(relay)
+    for method in allMethods {
+      dispatcher.register(
+        method.name, method.handler(for: self), direct: method.directHandler(for: self))
+    }
   }
 
   /// Starts serving a connection: its events are routed to it, and its ads are released when

@@ -18,9 +18,14 @@ protocol ServiceMethod {
   /// directly, where a generic function called through `any ServiceMethod.Type` would pass
   /// every request through the witness table and copy it as an opaque value.)
   static func handler(for service: NativeAdsService) -> MethodHandler
+  /// Its fast layer, for a method whose common request is a lookup and a copy of pre-encoded
+  /// bytes (``DirectHandler``); nil (the default) for the others.
+  static func directHandler(for service: NativeAdsService) -> DirectHandler?
 }
 
 extension ServiceMethod {
+  static func directHandler(for service: NativeAdsService) -> DirectHandler? { nil }
+
   static func handler(for service: NativeAdsService) -> MethodHandler {
     // Unowned and unchecked: the service owns its dispatcher's handlers and outlives every
     // call they make (a handler runs only while the service dispatches), so the reference

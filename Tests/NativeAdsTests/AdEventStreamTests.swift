@@ -112,6 +112,39 @@ private final class EventsOnlyObserver: AdEventObserver {
     #expect(sink.events.isEmpty)
   }
 
+  /// An owner that subscribes through a relay it keeps, as the service and the manager do.
+  private final class RelayOwner {
+    let sink = RecordingSink()
+    private(set) var relay: AdEventRelay!
+    init(_ stream: AdEventStream) {
+      relay = AdEventRelay(to: sink)
+      stream.subscribe(relay)
+    }
+  }
+
+  @Test func aRelayHandsEverythingOnAndGoesWithItsOwner() {
+    let stream = AdEventStream()
+    let log = CallLog()
+    let after = NamedObserver("after", log)
+    weak var goneRelay: AdEventRelay?
+    weak var goneSink: RecordingSink?
+    do {
+      let owner = RelayOwner(stream)
+      stream.subscribe(after)
+      goneRelay = owner.relay
+      goneSink = owner.sink
+      _ = publish(stream)
+      stream.publishCustomClick(on: ad.id, assetID: "Headline", for: 3)
+      #expect(owner.sink.events.map(\.sequence) == [1])
+      #expect(owner.sink.customClicks == [.init(adId: ad.id, assetID: "Headline", owner: 3)])
+    }
+    // The stream held the relay weakly: it went with its owner, and is told nothing more.
+    #expect(goneRelay == nil)
+    #expect(goneSink == nil)
+    _ = publish(stream)
+    #expect(log.entries == ["after:1", "after:click:Headline", "after:2"])
+  }
+
   @Test func observersAreHeldWeakly() {
     let stream = AdEventStream()
     let log = CallLog()

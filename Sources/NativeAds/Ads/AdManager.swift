@@ -26,6 +26,8 @@ public final class AdManager {
   public let eventStream = AdEventStream()
   /// The log of recorded events; subscribed to ``eventStream``.
   public let eventLog: any AdEventLog
+  /// What the event stream holds for the event log.
+  private let eventLogRelay: AdEventRelay
   /// The mediation adapters, by class name (``SampleCustomEvent`` is built in).
   public let adapters: AdapterRegistry
   /// The deadline of a waterfall load, in milliseconds, for units without their own
@@ -77,6 +79,8 @@ public final class AdManager {
     self.store = store
     self.adsAreLocal = !store.isShared
     self.eventLog = eventLog ?? InMemoryAdEventLog(capacity: maxEvents)
+    // Subscribed through a relay (``AdEventRelay``): the log is used by every event recorded.
+    eventLogRelay = AdEventRelay(to: self.eventLog)
     let seed =
       seed
       ?? (UInt64(bitPattern: Int64(clock.now() * 1_000_000))
@@ -89,7 +93,7 @@ public final class AdManager {
     self.engine = WaterfallEngine(clock: clock)
     self.catalog = AdSourceCatalog(inventory: inventory, adapters: adapters, seed: seed)
     catalog.makeDelegate = { [unowned self] in MediatedAdEventDelegate(manager: self) }
-    eventStream.subscribe(self.eventLog)
+    eventStream.subscribe(eventLogRelay)
   }
 
   // MARK: Loading

@@ -18,12 +18,36 @@ enum StringForKey: ServiceMethod {
     let manager = context.service.manager
     // A fleet: the ad may live in another process; the reply waits for the store.
     guard manager.adsAreLocal else { return try answerFromFleet(request, context, &w) }
-    // One lookup (the ad), then a copy of the pre-encoded text.
     let ad = try AdObjectError.reported(by: name) { () throws(AdObjectError) in
       try request.adId.withUTF8 { (id) throws(AdObjectError) in try manager.ad(utf8: id) }
     }
-    let encoded = context.service.creativeJSON.encoded(ad)
-    request.key.withUTF8 { encoded.writeText(forKey: $0, of: ad, into: &w) }
+    request.key.withUTF8 { write(ad, key: $0, context.service, &w) }
+  }
+
+  /// One lookup (the ad, done by the caller), then a copy of the pre-encoded text.
+  @inline(__always)
+  private static func write(
+    _ ad: NativeAd, key: UnsafeBufferPointer<UInt8>, _ service: NativeAdsService,
+    _ w: inout JSONWriter
+  ) {
+    service.creativeJSON.encoded(ad).writeText(forKey: key, of: ad, into: &w)
+  }
+
+  /// The fast layer: `{"adId":"…","key":"…"}` naming an ad of this process is answered from
+  /// the bytes, by the same lookup and the same copy as ``handle(_:context:result:)``;
+  /// anything else (a fleet, an unknown or released ad, another spelling of the params) is
+  /// declined, and the general path answers it or words its error.
+  static func directHandler(for service: NativeAdsService) -> DirectHandler? {
+    // Unowned and unchecked, as ``handler(for:)``.
+    { [unowned(unsafe) service] params, w in
+      guard
+        let (adId, key) = params.strings(AdKeyRequest.adIdField.name, AdKeyRequest.keyField.name)
+      else { return false }
+      let manager = service.manager
+      guard manager.adsAreLocal, let ad = try? manager.ad(utf8: adId) else { return false }
+      write(ad, key: key, service, &w)
+      return true
+    }
   }
 
   private static func answerFromFleet(

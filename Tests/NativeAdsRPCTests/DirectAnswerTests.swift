@@ -1,0 +1,155 @@
+import NativeAds
+import NativeAdsRPC
+import Testing
+
+@testable import JSONRPC
+
+/// The fast layer of `stringForKey` (``DirectHandler``): a canonical request naming an ad of
+/// this process and a key is answered from its bytes, and every answer it gives is the one the
+/// general path gives, byte for byte; everything else it declines.
+@Suite struct DirectAnswerTests {
+  /// What ``FlatParams/strings(_:_:)`` reads of `text`, as text.
+  private static func strings(_ text: String) -> (String, String)? {
+    var bytes = Array(text.utf8)
+    return bytes.withUnsafeMutableBytes { raw in
+      guard let (a, b) = FlatParams(UnsafeRawBufferPointer(raw)).strings("adId", "key") else {
+        return nil
+      }
+      return (String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self))
+    }
+  }
+
+  @Test func bothOrdersOfTheTwoMembersAreRead() throws {
+    let a = try #require(Self.strings(#"{"adId":"ad-1","key":"headline"}"#))
+    #expect(a == ("ad-1", "headline"))
+    let b = try #require(Self.strings(#"{"key":"body","adId":"ad-2"}"#))
+    #expect(b == ("ad-2", "body"))
+    // Whitespace after the object is the envelope's, and empty values are values.
+    let c = try #require(Self.strings(#"{"adId":"","key":""}"# + " \r\n"))
+    #expect(c == ("", ""))
+    // Values as long as a SIMD block and longer.
+    let long = String(repeating: "x", count: 40)
+    #expect(Self.strings(#"{"adId":"\#(long)","key":"k"}"#)?.0 == long)
+  }
+
+  @Test(arguments: [
+    #"{}"#, #"{"adId":"a"}"#, #"{"key":"k"}"#,  // a member missing
+    #"{"adId":"a","key":"k","x":"y"}"#,  // a third member
+    #"{"adId":"a","adId":"b"}"#, #"{"key":"a","key":"b"}"#,  // repeated
+    #"{"adId":"a","key":"k","adId":"b"}"#,
+    #"{ "adId":"a","key":"k"}"#, #"{"adId": "a","key":"k"}"#, #"{"adId":"a", "key":"k"}"#,
+    #"{"adId":"a","key":"k" }"#,  // whitespace inside
+    #"{"adId":"a\"b","key":"k"}"#, #"{"adId":"a","key":"\u0068"}"#,  // escapes
+    #"{"adId":"é","key":"k"}"#, #"{"adId":"a","key":"k\#u{01}"}"#,  // not plain
+    #"{"adId":null,"key":"k"}"#, #"{"adId":1,"key":"k"}"#, #"{"adId":"a","key":["k"]}"#,
+    #"{"adid":"a","key":"k"}"#, #"{"adIdx":"a","key":"k"}"#, #"{"ad":"a","key":"k"}"#,
+    #"{"adId":"a","key":"k"},"id":2"#, #"{"adId":"a","key":"k"}}"#,  // after the object
+    #"{"adId":"a","key":"k""#, #"{"adId":"a","key":"#, #"{"#, "",  // cut short
+  ])
+  func everyOtherSpellingIsDeclined(text: String) {
+    #expect(Self.strings(text) == nil)
+  }
+
+  /// The service answering through its fast layer, and the same service with the dispatcher's
+  /// fast layers off, side by side (same seed: same ad IDs).
+  private final class Pair {
+    let fast = ServiceHarness()
+    let general = ServiceHarness()
+    let fastClient: Client
+    let generalClient: Client
+
+    init() {
+      general.dispatcher.readsCanonicalEnvelopes = false
+      fastClient = fast.connect()
+      generalClient = general.connect()
+    }
+
+    /// Sends `line` to both and returns both outputs as text.
+    func send(_ line: String) -> (String, String) {
+      (Self.output(fastClient.session, line), Self.output(generalClient.session, line))
+    }
+
+    private static func output(_ session: RPCSession, _ line: String) -> String {
+      session.receive(line + "\n")
+      return String(decoding: session.takeOutput(), as: UTF8.self)
+    }
+  }
+
+  @Test func everyAnswerIsTheGeneralPathsByteForByte() throws {
+    let pair = Pair()
+    var ids: [String] = []
+    for load in [
+      #"{"adUnitID":"\#(Units.direct)"}"#,
+      #"{"adUnitID":"\#(Units.direct)","adTypes":["customNative"],"customNativeAdFormatIDs":["\#(Units.customFormat)"]}"#,
+      #"{"adUnitID":"\#(Units.video)"}"#,
+    ] {
+      let (a, b) = pair.send(#"{"jsonrpc":"2.0","id":0,"method":"loadAd","params":\#(load)}"#)
+      #expect(a == b)
+      let ad = try #require(try JSONParser().parseValue(a)["result"]?["ads"]?[0]?["adId"]?.text)
+      ids.append(ad)
+    }
+    // One released: unknown to the fast layer, an error from the general path.
+    let released = ids.removeLast()
+    _ = pair.send(
+      #"{"jsonrpc":"2.0","id":0,"method":"releaseAd","params":{"adId":"\#(released)"}}"#)
+    let keys = [
+      "headline", "body", "callToAction", "store", "price", "advertiser", "starRating", "icon",
+      "Headline", "Caption", "MainImage", "nope", "", "headline ", "HEADLINE",
+    ]
+    var answeredWithText = 0
+    for id in ids + [released, "ad-unknown", ""] {
+      for key in keys {
+        for params in [
+          #"{"adId":"\#(id)","key":"\#(key)"}"#, #"{"key":"\#(key)","adId":"\#(id)"}"#,
+          #"{"adId":"\#(id)","key":"\#(key)","x":1}"#, #"{"adId":"\#(id)", "key":"\#(key)"}"#,
+          #"{"adId":"\#(id)"}"#,
+        ] {
+          for envelopeID in ["7", #""q-1""#] {
+            let line =
+              #"{"jsonrpc":"2.0","id":\#(envelopeID),"method":"stringForKey","params":\#(params)}"#
+            let (a, b) = pair.send(line)
+            #expect(a == b, "\(line)")
+            if a.contains(#""result":""#) { answeredWithText += 1 }
+          }
+        }
+      }
+    }
+    // The corpus reaches the texts, not only nulls and errors.
+    #expect(answeredWithText > 20)
+  }
+
+  @Test func theFastLayerIsTakenForTheCommonRequest() throws {
+    // A dispatcher whose stringForKey handler fails every call: only the fast layer can
+    // answer a canonical request with the text.
+    let harness = ServiceHarness()
+    let client = harness.connect()
+    let id = try client.loadAdID()
+    harness.dispatcher.register(
+      "stringForKey", { _, _ throws(RPCError) in throw RPCError.internalError() },
+      direct: { _, w in
+        w.string("from the fast layer")
+        return true
+      })
+    let reply = try client.call("stringForKey", #"{"adId":"\#(id)","key":"headline"}"#)
+    #expect(reply["result"]?.text == "from the fast layer")
+    // The service registers its own for stringForKey, and for no method that is not a lookup
+    // and a copy.
+    let service = ServiceHarness()
+    #expect(service.dispatcher.hasDirectHandler("stringForKey"))
+    #expect(!service.dispatcher.hasDirectHandler("loadAd"))
+    #expect(!service.dispatcher.hasDirectHandler("releaseAd"))
+  }
+
+  @Test func afterShutdownTheFastLayerIsNotTaken() throws {
+    let pair = Pair()
+    let (loadA, _) = pair.send(
+      #"{"jsonrpc":"2.0","id":0,"method":"loadAd","params":{"adUnitID":"\#(Units.direct)"}}"#)
+    let ad = try #require(try JSONParser().parseValue(loadA)["result"]?["ads"]?[0]?["adId"]?.text)
+    _ = pair.send(#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#)
+    let line =
+      #"{"jsonrpc":"2.0","id":2,"method":"stringForKey","params":{"adId":"\#(ad)","key":"headline"}}"#
+    let (a, b) = pair.send(line)
+    #expect(a == b)
+    #expect(a.contains(#""error""#))
+  }
+}
