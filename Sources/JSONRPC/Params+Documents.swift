@@ -138,9 +138,14 @@ extension Params {
 public struct MemberNames: Sendable {
   private let names: [[UInt8]]
 
-  /// The set of `names`.
-  public init(_ names: some Sequence<String>) {
-    self.names = names.map { Array($0.utf8) }
+  /// The set of `names`. (An array, not any sequence: a generic initialiser called from
+  /// another module runs unspecialised, and making the store's shapes at start-up through one
+  /// cost a tenth of the cold start.)
+  public init(_ names: [String]) {
+    var bytes: [[UInt8]] = []
+    bytes.reserveCapacity(names.count)
+    for name in names { bytes.append(Array(name.utf8)) }
+    self.names = bytes
   }
 
   /// Whether `key` (UTF-8 bytes, escapes decoded) is one of the names.

@@ -91,14 +91,22 @@ enum LoadAd: ServiceMethod {
     try decoding { () throws(InvalidField) in
       let ad = try decodeRequest(params)
       // (A nativeRequest without a response string is an extra param: ignored.)
-      guard let text = try params(adResponseString) else { return Request(ad: ad) }
+      guard !Self.namesOnlyTheUnit(params), let text = try params(adResponseString) else {
+        return Request(ad: ad)
+      }
       // (nativeRequest is read by `handle`, which knows the service's limits.)
       return Request(ad: ad, responseString: ResponseString(text: text))
     }
   }
 
+  /// Whether the params are `{"adUnitID": ...}` alone (the common load; `adUnitID` has been
+  /// read): every other param is optional, so none is there to look up.
+  @inline(__always)
+  private static func namesOnlyTheUnit(_ params: Params) -> Bool { params.object?.count == 1 }
+
   private static func decodeRequest(_ params: Params) throws(InvalidField) -> AdRequest {
     var request = AdRequest(adUnitID: try params(adUnitID))
+    if namesOnlyTheUnit(params) { return request }
     if let kinds = try params(adTypes) { request.adTypes = kinds }
     request.customNativeAdFormatIDs = try params(customNativeAdFormatIDs) ?? []
     if let o = try params(options) {

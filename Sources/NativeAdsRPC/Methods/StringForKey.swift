@@ -21,16 +21,9 @@ enum StringForKey: ServiceMethod {
     let ad = try AdObjectError.reported(by: name) { () throws(AdObjectError) in
       try request.adId.withUTF8 { (id) throws(AdObjectError) in try manager.ad(utf8: id) }
     }
-    request.key.withUTF8 { write(ad, key: $0, context.service, &w) }
-  }
-
-  /// One lookup (the ad, done by the caller), then a copy of the pre-encoded text.
-  @inline(__always)
-  private static func write(
-    _ ad: NativeAd, key: UnsafeBufferPointer<UInt8>, _ service: NativeAdsService,
-    _ w: inout JSONWriter
-  ) {
-    service.creativeJSON.encoded(ad).writeText(forKey: key, of: ad, into: &w)
+    // One lookup (the ad), then a copy of the pre-encoded text.
+    let texts = context.service.creativeJSON
+    request.key.withUTF8 { texts.encoded(ad).writeText(forKey: $0, of: ad, into: &w) }
   }
 
   /// The fast layer: `{"adId":"…","key":"…"}` naming an ad of this process is answered from
@@ -38,14 +31,16 @@ enum StringForKey: ServiceMethod {
   /// anything else (a fleet, an unknown or released ad, another spelling of the params) is
   /// declined, and the general path answers it or words its error.
   static func directHandler(for service: NativeAdsService) -> DirectHandler? {
-    // Unowned and unchecked, as ``handler(for:)``.
-    { [unowned(unsafe) service] params, w in
+    // What the answer reads, captured unowned and unchecked (the service keeps both, and
+    // outlives its handlers, as in ``handler(for:)``): no reference counting per call.
+    let manager = service.manager
+    let texts = service.creativeJSON
+    return { [unowned(unsafe) manager, unowned(unsafe) texts] params, w in
       guard
-        let (adId, key) = params.strings(AdKeyRequest.adIdField.name, AdKeyRequest.keyField.name)
+        let (adId, key) = params.strings(AdKeyRequest.adIdField.name, AdKeyRequest.keyField.name),
+        manager.adsAreLocal, let ad = try? manager.ad(utf8: adId)
       else { return false }
-      let manager = service.manager
-      guard manager.adsAreLocal, let ad = try? manager.ad(utf8: adId) else { return false }
-      write(ad, key: key, service, &w)
+      texts.encoded(ad).writeText(forKey: key, of: ad, into: &w)
       return true
     }
   }
