@@ -19,8 +19,8 @@ public typealias DirectHandler = (_ params: FlatParams, _ result: inout JSONWrit
 /// Readers match one exact spelling and decline anything else; they prove what they accept
 /// is JSON, so a direct handler can trust what it gets.
 public struct FlatParams {
-  private let base: UnsafePointer<UInt8>
-  private let count: Int
+  @usableFromInline let base: UnsafePointer<UInt8>
+  @usableFromInline let count: Int
 
   init(_ bytes: UnsafeRawBufferPointer) {
     guard let start = bytes.baseAddress else {
@@ -39,7 +39,7 @@ public struct FlatParams {
   /// `\`: no escape to decode), with no whitespace: `{"adId":"ad-1","key":"headline"}`.
   /// Nil for anything else (a third member, a repeated one, a null, a number, an escape,
   /// whitespace), which the general path reads.
-  @inline(__always)
+  @inlinable @inline(__always)
   public func strings(_ first: StaticString, _ second: StaticString)
     -> (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>)?
   {
@@ -59,8 +59,8 @@ public struct FlatParams {
 
   /// `"<name>":"<plain value>"` at `i`, followed by the byte `then`: the value, and where the
   /// byte after `then` is.
-  @inline(__always)
-  private func member(_ name: StaticString, at i: Int, then: UInt8)
+  @inlinable @inline(__always)
+  func member(_ name: StaticString, at i: Int, then: UInt8)
     -> (value: UnsafeBufferPointer<UInt8>, next: Int)?
   {
     let p = base

@@ -4,7 +4,7 @@
 /// All functions take the message as a base pointer and a count `n` and read only bytes at
 /// indices in `0..<n`: each read is preceded by a test that proves it in bounds, named in a
 /// comment where it is not on the same line.
-enum JSONBytes {
+@usableFromInline enum JSONBytes {
   /// Whether `c` is one of JSON's four whitespace bytes (space, tab, LF, CR).
   @inline(__always)
   static func isWhitespace(_ c: UInt8) -> Bool { isWhitespaceTable[Int(c)] != 0 }
@@ -34,14 +34,14 @@ enum JSONBytes {
 
   /// Whether a plain run of string content stops at `c`: a control character (which must be
   /// escaped), `"`, `\` or a byte of a multi-byte UTF-8 sequence (which must be validated).
-  @inline(__always)
+  @inlinable @inline(__always)
   static func endsPlainRun(_ c: UInt8) -> Bool {
     c &- 0x20 >= 0x60 || c == 0x22 || c == 0x5C
   }
 
   /// The index of the first byte at or after `from` (at most `n`) that
   /// ``endsPlainRun(_:)``, or `n` when there is none.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func plainRunEnd(_ p: UnsafePointer<UInt8>, _ n: Int, _ from: Int) -> Int {
     var i = from
     if i &+ 16 <= n {
@@ -77,7 +77,7 @@ enum JSONBytes {
   /// The index of the closing quote of the string whose opening quote is at `quote`, when
   /// everything between is plain (printable ASCII but `"` and `\`); -1 otherwise (an escape,
   /// a control character, a multi-byte sequence, or no closing quote).
-  @_transparent
+  @inlinable @inline(__always)
   static func plainStringEnd(_ p: UnsafePointer<UInt8>, _ n: Int, _ quote: Int) -> Int {
     var i = quote &+ 1
     if i &+ 16 <= n {
@@ -125,14 +125,14 @@ enum JSONBytes {
   }
 
   /// Sixteen bytes' verdicts: a lane is all ones when its byte ends a plain run.
-  struct Block {
+  @usableFromInline struct Block {
     /// Lanes 0 to 7 (the first eight bytes) in the low to high bytes of `low`, lanes 8 to 15
     /// in `high` (the SIMD vector's two 64-bit halves, little-endian).
-    var low: UInt64
-    var high: UInt64
+    @usableFromInline var low: UInt64
+    @usableFromInline var high: UInt64
 
     /// Classifies `p[0..<16]` (the caller proves the 16 bytes are in the message).
-    @inline(__always)
+    @inlinable @inline(__always)
     init(_ p: UnsafePointer<UInt8>) {
       let halves = unsafeBitCast(Block.lanes(p), to: SIMD2<UInt64>.self)
       low = UInt64(littleEndian: halves[0])
@@ -141,7 +141,7 @@ enum JSONBytes {
 
     /// The verdicts on `p[0..<16]` as a vector (the caller proves the 16 bytes are in the
     /// message).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func lanes(_ p: UnsafePointer<UInt8>) -> SIMD16<Int8> {
       let bytes = UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)
       // XOR 0x02 turns '"' (0x22) into 0x20 and keeps the control characters below 0x20 and
@@ -156,21 +156,21 @@ enum JSONBytes {
     }
 
     /// Whether any lane of the 64 bytes at `p` is set.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func any64(_ p: UnsafePointer<UInt8>) -> Bool {
       let lanes = Block.lanes(p) | Block.lanes(p + 16) | Block.lanes(p + 32) | Block.lanes(p + 48)
       let halves = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
       return halves[0] | halves[1] != 0
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     init(low: UInt64, high: UInt64) {
       self.low = low
       self.high = high
     }
 
     /// The first lane whose byte ends a plain run, if any.
-    @inline(__always)
+    @inlinable @inline(__always)
     var firstLane: Int? {
       if low != 0 { return low.trailingZeroBitCount &>> 3 }
       if high != 0 { return 8 + high.trailingZeroBitCount &>> 3 }
@@ -179,7 +179,7 @@ enum JSONBytes {
 
     /// The block without its first `lanes` lanes (1...15): lane k of the result is lane
     /// k + `lanes` of this one; the lanes shifted in at the end are clear.
-    @inline(__always)
+    @inlinable @inline(__always)
     func dropping(_ lanes: Int) -> Block {
       let bits = UInt64(truncatingIfNeeded: lanes &* 8)
       if lanes >= 8 { return Block(low: high &>> (bits &- 64), high: 0) }
@@ -187,7 +187,7 @@ enum JSONBytes {
     }
 
     /// Whether any lane of the four blocks is set.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func any(_ a: Block, _ b: Block, _ c: Block, _ d: Block) -> Bool {
       (a.low | a.high | b.low | b.high | c.low | c.high | d.low | d.high) != 0
     }

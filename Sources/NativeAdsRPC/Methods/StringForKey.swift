@@ -35,9 +35,10 @@ enum StringForKey: ServiceMethod {
     // outlives its handlers, as in ``handler(for:)``): no reference counting per call.
     let manager = service.manager
     let texts = service.creativeJSON
+    // The names read once here: each read of a static field is a lazy initialiser's check.
+    let (adIdName, keyName) = (AdKeyRequest.adIdField.name, AdKeyRequest.keyField.name)
     return { [unowned(unsafe) manager, unowned(unsafe) texts] params, w in
-      guard
-        let (adId, key) = params.strings(AdKeyRequest.adIdField.name, AdKeyRequest.keyField.name),
+      guard let (adId, key) = params.strings(adIdName, keyName),
         manager.adsAreLocal, let ad = try? manager.ad(utf8: adId)
       else { return false }
       texts.encoded(ad).writeText(forKey: key, of: ad, into: &w)
