@@ -58,6 +58,10 @@ private func frames(of output: [UInt8], framing: Framing, connection n: Int) -> 
       bodies.append(Array(output[i..<i + length]))
       i += length
     }
+  case .webSocket:
+    // Chosen by the HTTP transport after an upgrade, never detected from a connection's
+    // first bytes: the sessions of this target never speak it.
+    fuzzCheck(false, "connection \(n): WebSocket framing on a plain session")
   }
   return bodies
 }
