@@ -47,4 +47,55 @@ import Testing
     #expect(sink.events.map(\.owner) == [1, 1])
     #expect(sink.events.map(\.event) == [.didRecordClick, .willPresentScreen])
   }
+
+  /// `releaseNow` (the RPC layer's common case) answers at once for an ad of this process,
+  /// with what `release(adId:)` does: the ad gone, the same events, the inspector told.
+  @Test func releaseNowDoesAtOnceWhatReleaseDoes() throws {
+    var outcomes: [[AdEvent]] = []
+    var told: [[String]] = []
+    for now in [true, false] {
+      let manager = Fixtures.manager()
+      let sink = RecordingSink()
+      manager.sink = sink
+      var released: [String] = []
+      manager.onReleased = { released.append($0) }
+      let ad = Fixtures.loadOne(manager)
+      _ = try manager.recordImpression(adId: ad.id)
+      if now {
+        let result = try #require(manager.releaseNow(adId: ad.id))
+        #expect(throws: Never.self) { try result.get() }
+      } else {
+        try manager.release(adId: ad.id)
+      }
+      #expect(ad.isReleased)
+      #expect(Fixtures.adError { try manager.ad(ad.id) } == .adNotFound(adId: ad.id))
+      outcomes.append(sink.events)
+      told.append(released)
+    }
+    #expect(outcomes[0] == outcomes[1])
+    #expect(told[0] == told[1])
+    #expect(told[0].count == 1)
+  }
+
+  @Test func releaseNowOfAnUnknownOrReleasedAdIsNotFound() throws {
+    let manager = Fixtures.manager()
+    let ad = Fixtures.loadOne(manager)
+    #expect(throws: Never.self) { try manager.releaseNow(adId: ad.id)?.get() }
+    for id in [ad.id, "ad-unknown"] {
+      let result = try #require(manager.releaseNow(adId: id))
+      #expect(throws: AdObjectError.adNotFound(adId: id)) { try result.get() }
+    }
+  }
+
+  /// The store in this process's memory answers at once: a store that would not (the
+  /// requirement's default) sends every release through the completion.
+  @Test func theInMemoryStoreReleasesAtOnce() throws {
+    let manager = Fixtures.manager()
+    let ad = Fixtures.loadOne(manager)
+    let store = InMemoryLiveAdStore()
+    store.insert([ad]) { _ in }
+    let released = try #require(store.releaseNow(ad, at: 10))
+    #expect(throws: Never.self) { try released.get() }
+    #expect(store.ad(ad.id) == nil)
+  }
 }

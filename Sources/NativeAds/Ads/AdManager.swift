@@ -198,6 +198,10 @@ public final class AdManager {
       fill.bind?(ad)
       return ad
     }
+    // A store in this process's memory keeps them at once: no completion to make and call.
+    if let kept = store.insertNow(ads) {
+      return completion(served(ads, kept, responseInfo: loaded.responseInfo))
+    }
     // A store that answers later may answer after the owner went away (its loads cancelled):
     // then the ads are released at once and nobody is answered.
     servingCounter += 1
@@ -210,20 +214,26 @@ public final class AdManager {
         if case .success = kept { for ad in ads { release(ad) { _ in } } }
         return
       }
-      switch kept {
-      case .success: completion(.success((ads, loaded.responseInfo)))
-      case .failure(let unavailable):
-        completion(
-          .failure(
-            AdLoadError(
-              code: .internalError, message: "The ads could not be kept: \(unavailable.reason)",
-              responseInfo: loaded.responseInfo, unavailableStore: unavailable)))
-      }
+      completion(served(ads, kept, responseInfo: loaded.responseInfo))
     }
     // Not kept yet: the owner may leave before the store answers.
     if servingInline == serving {
       servingInline = nil
       servingLoads[serving] = ticket
+    }
+  }
+
+  /// What a load answers once the store kept its ads, or could not.
+  private func served(
+    _ ads: [NativeAd], _ kept: Result<Void, StoreUnavailable>, responseInfo: ResponseInfo
+  ) -> Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError> {
+    switch kept {
+    case .success: return .success((ads, responseInfo))
+    case .failure(let unavailable):
+      return .failure(
+        AdLoadError(
+          code: .internalError, message: "The ads could not be kept: \(unavailable.reason)",
+          responseInfo: responseInfo, unavailableStore: unavailable))
     }
   }
 
@@ -523,19 +533,44 @@ public final class AdManager {
   /// Told of each ad released, by whatever means (the inspector's watchers).
   public var onReleased: ((String) -> Void)?
 
+  /// ``release(adId:completion:)`` answered at once: for ads in this process
+  /// (``adsAreLocal``) kept by a store that answers at once (``LiveAdStore/releaseNow(_:at:)``),
+  /// the same lookup, release and effects with no completion to make and call. Nil when the
+  /// answer would come later (a shared store): use the completion form then.
+  public func releaseNow(adId: String) -> Result<Void, AdObjectError>? {
+    guard adsAreLocal else { return nil }
+    let ad: NativeAd
+    do {
+      ad = try self.ad(adId)
+    } catch {
+      return .failure(error)
+    }
+    let now = clock.now()
+    guard let released = store.releaseNow(ad, at: now) else { return nil }
+    return finishRelease(ad, released, at: now)
+  }
+
   private func release(_ ad: NativeAd, completion: @escaping Reply<Void>) {
     let now = clock.now()
     store.release(ad, at: now) { [self] released in
-      switch released {
-      case .success(let transition):
-        route(transition, of: ad, at: now)
-        onReleased?(ad.id)
-        completion(.success(()))
-      case .failure(let unavailable) where unavailable.adIsGone:
-        completion(.failure(.adNotFound(adId: ad.id)))
-      case .failure(let unavailable):
-        completion(.failure(.storeUnavailable(adId: ad.id, unavailable)))
-      }
+      completion(finishRelease(ad, released, at: now))
+    }
+  }
+
+  /// What the store's release of `ad` means: its effects delivered and the inspector told, or
+  /// why it could not be released.
+  private func finishRelease(
+    _ ad: NativeAd, _ released: Result<AdTransition, StoreUnavailable>, at now: Double
+  ) -> Result<Void, AdObjectError> {
+    switch released {
+    case .success(let transition):
+      route(transition, of: ad, at: now)
+      onReleased?(ad.id)
+      return .success(())
+    case .failure(let unavailable) where unavailable.adIsGone:
+      return .failure(.adNotFound(adId: ad.id))
+    case .failure(let unavailable):
+      return .failure(.storeUnavailable(adId: ad.id, unavailable))
     }
   }
 }

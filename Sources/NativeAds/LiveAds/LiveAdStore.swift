@@ -33,11 +33,26 @@ public protocol LiveAdStore: AnyObject {
   func release(
     _ ad: NativeAd, at now: Double,
     completion: @escaping (Result<AdTransition, StoreUnavailable>) -> Void)
+  /// ``insert(_:completion:)`` answered at once, by a store that can (one in this process's
+  /// memory); nil from one that answers later, which is then asked through the completion.
+  /// Default: nil.
+  func insertNow(_ ads: [NativeAd]) -> Result<Void, StoreUnavailable>?
+  /// ``release(_:at:completion:)`` answered at once, by a store that can (one in this
+  /// process's memory); nil from one that answers later (a shared store), which is then asked
+  /// through the completion. Default: nil.
+  func releaseNow(_ ad: NativeAd, at now: Double) -> Result<AdTransition, StoreUnavailable>?
 }
 
 extension LiveAdStore {
   public func ad(utf8 id: UnsafeBufferPointer<UInt8>) -> NativeAd? {
     ad(String(decoding: id, as: UTF8.self))
+  }
+
+  public func insertNow(_ ads: [NativeAd]) -> Result<Void, StoreUnavailable>? { nil }
+
+  public func releaseNow(_ ad: NativeAd, at now: Double) -> Result<AdTransition, StoreUnavailable>?
+  {
+    nil
   }
 }
 
@@ -69,8 +84,17 @@ public final class InMemoryLiveAdStore: LiveAdStore {
   public func insert(
     _ ads: [NativeAd], completion: @escaping (Result<Void, StoreUnavailable>) -> Void
   ) {
-    for ad in ads { table.insert(ad) }
+    keep(ads)
     completion(.success(()))
+  }
+
+  public func insertNow(_ ads: [NativeAd]) -> Result<Void, StoreUnavailable>? {
+    keep(ads)
+    return .success(())
+  }
+
+  private func keep(_ ads: [NativeAd]) {
+    for ad in ads { table.insert(ad) }
   }
 
   public func apply(
@@ -85,9 +109,20 @@ public final class InMemoryLiveAdStore: LiveAdStore {
     _ ad: NativeAd, at now: Double,
     completion: @escaping (Result<AdTransition, StoreUnavailable>) -> Void
   ) {
+    completion(.success(released(ad, at: now)))
+  }
+
+  // (Optional, as the requirement says: a non-optional result would not witness it, and the
+  // default, nil, would be taken.)
+  public func releaseNow(_ ad: NativeAd, at now: Double) -> Result<AdTransition, StoreUnavailable>?
+  {
+    .success(released(ad, at: now))
+  }
+
+  private func released(_ ad: NativeAd, at now: Double) -> AdTransition {
     let transition = ad.state.apply(.release, to: ad, at: now)
     table.remove(ad.id)
     ad.isReleased = true
-    completion(.success(transition))
+    return transition
   }
 }

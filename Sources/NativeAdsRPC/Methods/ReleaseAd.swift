@@ -17,8 +17,14 @@ enum ReleaseAd: ServiceMethod {
   static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
+    let manager = context.service.manager
+    // An ad of this process: released at once, with no completion to make and call.
+    if let released = manager.releaseNow(adId: request.adId) {
+      try AdObjectError.reported(by: name) { () throws(AdObjectError) in try released.get() }
+      return result.write(true, into: &w)
+    }
     try context.answer(
-      name, into: &w, { context.service.manager.release(adId: request.adId, completion: $0) },
+      name, into: &w, { manager.release(adId: request.adId, completion: $0) },
       write: { _, w in result.write(true, into: &w) })
   }
 }
