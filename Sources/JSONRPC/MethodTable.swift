@@ -79,16 +79,19 @@ final class MethodTable {
       slots.deallocate()
     }
 
+    /// Whether method `i` is named `name`.
+    @inline(__always)
+    func names(_ i: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+      starts[i + 1] - starts[i] == name.count
+        && (name.isEmpty || ByteKeys.equal(bytes + starts[i], name.baseAddress!, count: name.count))
+    }
+
     func find(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
       let hash = MethodTable.hash(name)
       var s = Int(truncatingIfNeeded: hash) & mask
       while slots[s] != 0 {
         let i = Int(slots[s]) - 1
-        if hashes[i] == hash, starts[i + 1] - starts[i] == name.count,
-          name.isEmpty || ByteKeys.equal(bytes + starts[i], name.baseAddress!, count: name.count)
-        {
-          return i
-        }
+        if hashes[i] == hash, names(i, name) { return i }
         s = (s + 1) & mask
       }
       return nil
@@ -96,6 +99,9 @@ final class MethodTable {
   }
 
   private var index: Index?
+  /// The method the last lookup found, compared first: clients send runs of one method (a
+  /// pipeline of `stringForKey`s), and one comparison is cheaper than hashing the name.
+  private var lastFound: Int?
   private var nameBytes: [[UInt8]] = []
   private(set) var names: [String] = []
   /// The handlers, `names.count` of them initialised, in registration order.
@@ -135,16 +141,26 @@ final class MethodTable {
     // Built again at the next lookup: registering every method at start-up builds it once.
     index?.free()
     index = nil
+    lastFound = nil
   }
 
   /// The method named `name` (its UTF-8 bytes), if registered.
   @inline(__always)
   func lookup(_ name: UnsafeBufferPointer<UInt8>) -> Method? {
-    if let index { return index.find(name).map(Method.init(index:)) }
+    guard let index = index ?? built() else { return nil }
+    if let last = lastFound, index.names(last, name) { return Method(index: last) }
+    guard let found = index.find(name) else { return nil }
+    lastFound = found
+    return Method(index: found)
+  }
+
+  /// The index, built at the first lookup after a registration; nil while nothing is
+  /// registered.
+  private func built() -> Index? {
     guard !nameBytes.isEmpty else { return nil }
     let built = Index(nameBytes)
     index = built
-    return built.find(name).map(Method.init(index:))
+    return built
   }
 
   /// Calls the handler of `method`.

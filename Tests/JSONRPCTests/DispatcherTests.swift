@@ -306,6 +306,31 @@ import Testing
     }
   }
 
+  /// The table compares a name with the last one found before hashing it: runs of one name,
+  /// names that differ from it by a byte or in length, and names registered after it are still
+  /// told apart.
+  @Test func theLastNameFoundNeverAnswersForAnother() {
+    let dispatcher = Dispatcher()
+    let names = ["stringForKey", "stringForKez", "stringForKe", "stringForKeyy", "loadAd", ""]
+    for (i, name) in names.enumerated() {
+      dispatcher.register(name) { _, w throws(RPCError) in w.int(i) }
+    }
+    let order = [0, 0, 1, 0, 2, 3, 3, 0, 4, 5, 0, 5, 5, 1]
+    for i in order {
+      #expect(
+        Self.reply(dispatcher, names[i]) == #"{"jsonrpc":"2.0","id":1,"result":\#(i)}"# + "\n",
+        "\(names[i])")
+    }
+    #expect(Self.reply(dispatcher, "stringForKeY").contains(#""code":-32601"#))
+    #expect(
+      Self.reply(dispatcher, "stringForKey") == #"{"jsonrpc":"2.0","id":1,"result":0}"# + "\n")
+    // A name registered after the last lookup is found, and the one before still is.
+    dispatcher.register("later") { _, w throws(RPCError) in w.int(99) }
+    #expect(Self.reply(dispatcher, "later") == #"{"jsonrpc":"2.0","id":1,"result":99}"# + "\n")
+    #expect(
+      Self.reply(dispatcher, "stringForKey") == #"{"jsonrpc":"2.0","id":1,"result":0}"# + "\n")
+  }
+
   @Test func registeringANameAgainReplacesItsHandler() {
     let dispatcher = Dispatcher()
     dispatcher.register("a") { _, w throws(RPCError) in w.int(1) }
