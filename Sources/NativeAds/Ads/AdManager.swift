@@ -169,12 +169,14 @@ public final class AdManager {
     // comes (a weak reference would give the manager a side table, and every retain of it
     // would take the slow path).
     let number = engine.nextLoadNumber
+    // The unit's ID alone, not the request: capturing the request would copy all its fields.
+    let adUnitID = request.adUnitID
     engine.start(plan) { [self] result in
       switch result {
       case .failure(let error): completion(.failure(error))
       case .success(let loaded):
         serve(
-          loaded, ticket: LoadTicket(number: number, owner: owner), adUnitID: request.adUnitID,
+          loaded, ticket: LoadTicket(number: number, owner: owner), adUnitID: adUnitID,
           options: options, completion: completion)
       }
     }

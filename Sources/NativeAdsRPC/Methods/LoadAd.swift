@@ -105,8 +105,9 @@ enum LoadAd: ServiceMethod {
   private static func namesOnlyTheUnit(_ params: Params) -> Bool { params.object?.count == 1 }
 
   private static func decodeRequest(_ params: Params) throws(InvalidField) -> AdRequest {
-    var request = AdRequest(adUnitID: try params(adUnitID))
-    if namesOnlyTheUnit(params) { return request }
+    let unit = try params(adUnitID)
+    if namesOnlyTheUnit(params) { return AdRequest(adUnitID: unit) }
+    var request = AdRequest(adUnitID: unit)
     if let kinds = try params(adTypes) { request.adTypes = kinds }
     request.customNativeAdFormatIDs = try params(customNativeAdFormatIDs) ?? []
     if let o = try params(options) {
