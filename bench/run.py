@@ -637,7 +637,7 @@ def bench_cold_start(tools, bins: dict[str, str], others: dict[str, list[str]], 
     for the ceiling and Node (`others`: name → stdio command) the default loadAd. Not pinned.
     `cat` echoing one line is the floor (fork + exec + pipes on this machine). With several
     binaries their runs are interleaved, COLD_START_BLOCK at a time, alternating which goes
-    first."""
+    first; so are the ceiling's loadAd runs with the binaries' loadAd runs."""
     names = list(bins)
     out: dict[str, dict] = {name: {} for name in [*names, *others]}
 
@@ -653,17 +653,22 @@ def bench_cold_start(tools, bins: dict[str, str], others: dict[str, list[str]], 
         }
 
     per_bin = {name: cases(path) for name, path in bins.items()}
+    # The ceiling's loadAd takes its turns with the binaries' (its ratio is a target, and the
+    # machine's speed drifts between runs made minutes apart).
+    if "ceiling" in others:
+        per_bin["ceiling"] = {"loadAd": (LOAD_AD, others["ceiling"])}
     for key in per_bin[names[0]]:
-        if len(names) == 1:
-            req, cmd = per_bin[names[0]][key]
-            results = {names[0]: coldstart(tools, req, cmd, runs)}
+        here = [name for name in per_bin if key in per_bin[name]]
+        if len(here) == 1:
+            req, cmd = per_bin[here[0]][key]
+            results = {here[0]: coldstart(tools, req, cmd, runs)}
         else:
-            parts: dict[str, list[dict]] = {name: [] for name in names}
+            parts: dict[str, list[dict]] = {name: [] for name in here}
             done = 0
             turn = 0
             while done < runs:
                 block = min(COLD_START_BLOCK, runs - done)
-                for name in (names if turn % 2 == 0 else names[::-1]):
+                for name in (here if turn % 2 == 0 else here[::-1]):
                     req, cmd = per_bin[name][key]
                     parts[name].append(coldstart(tools, req, cmd, block))
                 done += block
@@ -671,8 +676,10 @@ def bench_cold_start(tools, bins: dict[str, str], others: dict[str, list[str]], 
             results = {name: merge_cold_starts(p) for name, p in parts.items()}
         for name, r in results.items():
             out[name][key] = r
-            log_cold("" if len(names) == 1 else f"{name} ", key, r)
+            log_cold("" if len(here) == 1 else f"{name} ", key, r)
     for name, cmd in others.items():
+        if name == "ceiling":
+            continue  # measured in turn with the binaries above
         r = coldstart(tools, LOAD_AD, cmd, node_runs if name == "node" else runs)
         out[name]["loadAd"] = r
         log_cold(f"{name} ", "loadAd", r)
