@@ -482,9 +482,9 @@ def tcp_plan(name: str, cfg, paired: bool) -> list[dict]:
 
 
 def bench_tcp_group(tools, pin, group: dict[str, list[str]], cfg) -> dict:
-    """The TCP measurements of the servers of one group. The servers of a group (native-ads and
-    its baseline) run at the same time and are measured in turn, run by run, alternating which
-    goes first, so that what the machine does meanwhile hits both alike."""
+    """The TCP measurements of the servers of `group` (native-ads, its baseline, the ceiling,
+    Node), which run at the same time and are measured in turn, run by run, alternating the
+    order, so that what the machine does meanwhile hits all alike."""
     entries: dict[str, dict] = {}
     servers: dict[str, Server] = {}
     paired = len(group) > 1
@@ -560,32 +560,32 @@ def bench_tcp_group(tools, pin, group: dict[str, list[str]], cfg) -> dict:
     return entries
 
 
-def bench_stdio(tools, pin, cmds: dict[str, list[str]], cfg, groups: list[list[str]]) -> dict:
+def bench_stdio(tools, pin, cmds: dict[str, list[str]], cfg, order: list[str]) -> dict:
     """stringForKey over stdio: each run spawns the server on pipes (loadgen --spawn), sets up
-    one ad, and keeps `window` requests in flight. Servers of one group alternate run by run."""
+    one ad, and keeps `window` requests in flight. The servers (in `order`) alternate run by
+    run."""
     out: dict[str, dict] = {}
-    for group in groups:
-        paired = len(group) > 1
-        runs: dict[str, list[dict]] = {name: [] for name in group}
-        for name in group:
-            out[name] = {"sanity": sanity_stdio(name, cmds[name])}
-            for p in out[name]["sanity"]["problems"]:
-                log(f"  ! {name}: {p}")
-        repeats = max(times(cfg.repeats_node if n == "node" else cfg.repeats, paired) for n in group)
-        for i in range(repeats):
-            for name in (group if i % 2 == 0 else group[::-1]):
-                spec = dict(template=SFK_TEMPLATE, window=cfg.window)
-                r = loadgen(tools, pin, template=SFK_TEMPLATE, n=sfk_n(cfg, name),
-                            warmup=cfg.sfk_warmup, window=cfg.window,
-                            setup=PING if name == "ceiling" else LOAD_AD, spawn=cmds[name],
-                            who=name)
-                r["problems"] = check_run(r, spec)
-                if r.get("server_exit_status") not in (0, None):
-                    r["problems"].append(f"exit status {r['server_exit_status']} at stdin EOF")
-                runs[name].append(r)
-                log_run(name, f"stdio 1x{cfg.window}", i, r)
-        for name in group:
-            out[name]["sfk_stdio"] = summarize(runs[name])
+    paired = len(order) > 1
+    runs: dict[str, list[dict]] = {name: [] for name in order}
+    for name in order:
+        out[name] = {"sanity": sanity_stdio(name, cmds[name])}
+        for p in out[name]["sanity"]["problems"]:
+            log(f"  ! {name}: {p}")
+    repeats = max(times(cfg.repeats_node if n == "node" else cfg.repeats, paired) for n in order)
+    for i in range(repeats):
+        for name in (order if i % 2 == 0 else order[::-1]):
+            spec = dict(template=SFK_TEMPLATE, window=cfg.window)
+            r = loadgen(tools, pin, template=SFK_TEMPLATE, n=sfk_n(cfg, name),
+                        warmup=cfg.sfk_warmup, window=cfg.window,
+                        setup=PING if name == "ceiling" else LOAD_AD, spawn=cmds[name],
+                        who=name)
+            r["problems"] = check_run(r, spec)
+            if r.get("server_exit_status") not in (0, None):
+                r["problems"].append(f"exit status {r['server_exit_status']} at stdin EOF")
+            runs[name].append(r)
+            log_run(name, f"stdio 1x{cfg.window}", i, r)
+    for name in order:
+        out[name]["sfk_stdio"] = summarize(runs[name])
     return out
 
 
@@ -1447,18 +1447,17 @@ def main() -> int:
     # native-ads, its baseline, the ceiling and Node are measured in turn, run by run, so that
     # the ratios compare runs made side by side (the machine's speed drifts by a
     # third over minutes); native-ads first: its loadAd reply is what the ceiling serves
-    groups = [["native-ads", "ceiling"]]
+    order = ["native-ads", "ceiling"]
     if base_path:
         tcp["baseline"] = [base_path, "--tcp", "127.0.0.1:0", "--log-level", "warn"]
         stdio["baseline"] = [base_path, "--stdio", "--log-level", "warn"]
-        groups[0].insert(1, "baseline")
+        order.insert(1, "baseline")
     if node_ok:
-        # Node in the same group, last (it serves the images of native-ads' loadAd reply,
-        # captured when native-ads starts first): its runs alternate with the others' too, so
-        # that the ratios to Node, like those to the ceiling, compare runs made side by side.
+        # Node last (it serves the images of native-ads' loadAd reply, captured when
+        # native-ads starts first); its runs alternate with the others' too.
         tcp["node"] = node_js + ["--tcp", "127.0.0.1:0"] + node_images
         stdio["node"] = node_js + ["--stdio"] + node_images
-        groups[0].append("node")
+        order.append("node")
 
     results = {
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -1477,13 +1476,11 @@ def main() -> int:
         f"(load average {os.getloadavg()[0]:.2f})")
 
     # 1-4, 6: TCP (native-ads first: its loadAd reply is what the ceiling and Node serve)
-    tp: dict[str, dict] = {}
-    for group in groups:
-        tp.update(bench_tcp_group(tools, pin, {n: tcp[n] for n in group}, cfg))
+    tp = bench_tcp_group(tools, pin, {n: tcp[n] for n in order}, cfg)
     results["throughput"] = tp
     # 5: stdio
     log("[stdio]")
-    for name, e in bench_stdio(tools, pin, stdio, cfg, groups).items():
+    for name, e in bench_stdio(tools, pin, stdio, cfg, order).items():
         tp.setdefault(name, {})["stdio_sanity"] = e["sanity"]
         tp[name]["sfk_stdio"] = e["sfk_stdio"]
     # 7: cold start (the ceiling answers with its canned copy of native-ads' loadAd reply)
