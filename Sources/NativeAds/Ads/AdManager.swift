@@ -554,6 +554,10 @@ public final class AdManager {
 
   private func release(_ ad: NativeAd, completion: @escaping Reply<Void>) {
     let now = clock.now()
+    // A store that answers at once: no completion for it (`releaseAll`, a closing connection).
+    if let released = store.releaseNow(ad, at: now) {
+      return completion(finishRelease(ad, released, at: now))
+    }
     store.release(ad, at: now) { [self] released in
       completion(finishRelease(ad, released, at: now))
     }
