@@ -160,6 +160,17 @@ public struct ByteBuffer {
     self.written.count += written
   }
 
+  /// Appends a copy of the bytes at `range` of this buffer (written earlier).
+  public mutating func appendCopy(of range: Range<Int>) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    let n = range.count
+    guard n > 0 else { return }
+    // Reserved first: the storage may move, the offsets do not.
+    let to = reserveFree(n)
+    memcpy(to, written.base + range.lowerBound, n)
+    written.count += n
+  }
+
   /// Drops the bytes from `index` on.
   public mutating func truncate(to index: Int) {
     precondition(index >= 0 && index <= count)

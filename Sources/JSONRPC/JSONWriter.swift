@@ -70,6 +70,32 @@ public struct JSONWriter {
     needsComma = false
   }
 
+  /// A value a reply holds more than once (a load's response info, in each ad and beside
+  /// them): written in full the first time, its bytes copied from there after.
+  public struct WrittenOnce {
+    /// Where the first writing is in the writer's bytes.
+    @usableFromInline var range: Range<Int>?
+
+    public init() {}
+
+    /// Whether it has been written.
+    public var isWritten: Bool { range != nil }
+
+    /// Writes the value with `body` the first time, a copy of those bytes after. (Only
+    /// within the writer that wrote it first, with nothing dropped since.)
+    @inlinable
+    public mutating func write(into w: inout JSONWriter, _ body: (inout JSONWriter) -> Void) {
+      if let range {
+        w.bytes.appendCopy(of: range)
+        w.needsComma = true
+        return
+      }
+      let start = w.bytes.count
+      body(&w)
+      range = start..<w.bytes.count
+    }
+  }
+
   // MARK: Values
 
   @inlinable public mutating func null() {
@@ -108,24 +134,38 @@ public struct JSONWriter {
       return
     }
     let micros = UInt64((v * 1_000_000).rounded())
-    bytes.appendDecimal(Int(micros / 1_000_000))
+    var whole = micros / 1_000_000
     var fraction = micros % 1_000_000
+    // At most 12 digits (below 1e12), a point and 6 fraction digits: one reservation.
+    let to = bytes.reserveFree(19)
+    var n = 1
+    while whole >= 10 {
+      n += 1
+      whole /= 10
+    }
+    whole = micros / 1_000_000
+    var i = n
+    repeat {
+      i -= 1
+      to[i] = UInt8(truncatingIfNeeded: 0x30 &+ whole % 10)
+      whole /= 10
+    } while i > 0
     if fraction != 0 {
       var digits = 6
       while fraction % 10 == 0 {
         fraction /= 10
         digits -= 1
       }
-      let to = bytes.reserveFree(digits + 1)
-      to.pointee = UInt8(ascii: ".")
-      var i = digits
-      while i > 0 {
-        to[i] = UInt8(truncatingIfNeeded: 0x30 &+ fraction % 10)
+      to[n] = UInt8(ascii: ".")
+      var j = n + digits
+      while j > n {
+        to[j] = UInt8(truncatingIfNeeded: 0x30 &+ fraction % 10)
         fraction /= 10
-        i -= 1
+        j -= 1
       }
-      bytes.written.count += digits + 1
+      n += digits + 1
     }
+    bytes.written.count += n
     needsComma = true
   }
 

@@ -31,16 +31,19 @@ enum AdJSON {
     w.endObject()
   }
 
-  static func write(_ info: AdNetworkInfo?, into w: inout JSONWriter) {
+  static func write(
+    _ info: AdNetworkInfo?, names: SourceNamesJSON? = nil, into w: inout JSONWriter
+  ) {
     guard let info else {
       w.null()
       return
     }
     w.beginObject()
-    w.key("adNetworkClassName")
-    w.string(info.adNetworkClassName)
-    w.key("adSourceName")
-    w.string(info.adSourceName)
+    if let names {
+      names.write(info.adNetworkClassName, info.adSourceName, into: &w)
+    } else {
+      SourceNamesJSON.writeMembers(info.adNetworkClassName, info.adSourceName, into: &w)
+    }
     w.key("latency")
     w.microunits(info.latency)  // seconds, to the microsecond
     w.key("error")
@@ -59,17 +62,34 @@ enum AdJSON {
     w.endObject()
   }
 
-  static func write(_ info: ResponseInfo, into w: inout JSONWriter) {
+  /// `{"responseIdentifier","loadedAdNetworkResponseInfo","adNetworkInfoArray","isTestRequest"?}`.
+  /// The loaded source's entry is written once, and copied where the array repeats it (a
+  /// load's last source tried is the one that filled). `names`: see ``SourceNamesJSON``.
+  static func write(
+    _ info: ResponseInfo, names: SourceNamesJSON? = nil, into w: inout JSONWriter
+  ) {
     w.beginObject()
     w.key("responseIdentifier")
     w.string(info.responseIdentifier)
     w.key("loadedAdNetworkResponseInfo")
-    write(info.loadedAdNetworkResponseInfo, into: &w)
+    var loaded = JSONWriter.WrittenOnce()
+    if let entry = info.loadedAdNetworkResponseInfo {
+      loaded.write(into: &w) { write(entry, names: names, into: &$0) }
+    } else {
+      w.null()
+    }
     w.key("adNetworkInfoArray")
     w.beginArray()
-    for entry in info.adNetworkInfoArray {
+    let tried = info.adNetworkInfoArray
+    for index in tried.indices {
       w.element()
-      write(entry, into: &w)
+      if index == tried.count - 1, loaded.isWritten,
+        tried[index] == info.loadedAdNetworkResponseInfo
+      {
+        loaded.write(into: &w) { _ in }
+      } else {
+        write(tried[index], names: names, into: &w)
+      }
     }
     w.endArray()
     if let isTestRequest = info.isTestRequest {
@@ -167,5 +187,34 @@ enum AdJSON {
       w.string(url)
     }
     w.endArray()
+  }
+}
+
+/// The first members of a response info entry, `"adNetworkClassName":…,"adSourceName":…`,
+/// encoded once for the last source written: a service's loads are nearly all filled by the
+/// same one or two sources, whose names then cost a comparison and a copy instead of two keys
+/// and two escaped strings. Loop-bound (one per service).
+final class SourceNamesJSON {
+  private var className = ""
+  private var sourceName = ""
+  private var members = ByteBuffer()
+
+  /// Writes the members for `className` and `sourceName` (at the start of an object).
+  func write(_ className: String, _ sourceName: String, into w: inout JSONWriter) {
+    if members.isEmpty || className != self.className || sourceName != self.sourceName {
+      var names = JSONWriter(capacity: 64 + className.utf8.count + sourceName.utf8.count)
+      Self.writeMembers(className, sourceName, into: &names)
+      (self.className, self.sourceName, members) = (className, sourceName, names.bytes)
+    }
+    w.bytes.append(contentsOf: members)
+    w.needsComma = true
+  }
+
+  /// The members, written out.
+  static func writeMembers(_ className: String, _ sourceName: String, into w: inout JSONWriter) {
+    w.key("adNetworkClassName")
+    w.string(className)
+    w.key("adSourceName")
+    w.string(sourceName)
   }
 }

@@ -23,7 +23,7 @@ final class CreativeJSONCache {
       multipleImages = options.shouldRequestMultipleImages
       adChoicesPosition = options.adChoicesPosition
       video =
-        ad.creative.media.hasVideoContent
+        ad.creative.hasVideoContent
         ? (options.startMuted ? 1 : 0) | (options.customControlsRequested ? 2 : 0)
           | (options.clickToExpandRequested ? 4 : 0) : 0
     }

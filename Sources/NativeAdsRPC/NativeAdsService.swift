@@ -22,6 +22,8 @@ public final class NativeAdsService: AdEventObserver {
   public static let defaultMaxAdTrackers = OpenRTBDecoder.defaultMaximumTrackers
   public static let defaultMaxResponsePixels = OpenRTBDecoder.defaultMaximumPixels
   let creativeJSON = CreativeJSONCache()
+  /// The encoded names of the source of the last response info entry written.
+  let sourceNamesJSON = SourceNamesJSON()
   private var sessions: [UInt64: RPCSession] = [:]
   /// Connections that called `inspector.watch`, told of everything the service does. While
   /// there is none, the manager is not even asked to tell of releases.

@@ -9,6 +9,43 @@ import Testing
     return String(decoding: w.bytes, as: UTF8.self)
   }
 
+  // MARK: Written once
+
+  @Test func aValueWrittenOnceIsCopiedEveryTimeAfterWithItsCommas() {
+    var once = JSONWriter.WrittenOnce()
+    var calls = 0
+    let text = written { w in
+      w.beginArray()
+      for _ in 0..<3 {
+        w.element()
+        once.write(into: &w) { w in
+          calls += 1
+          w.beginObject()
+          w.key("a")
+          w.string("x\"y")
+          w.endObject()
+        }
+      }
+      w.endArray()
+    }
+    #expect(text == #"[{"a":"x\"y"},{"a":"x\"y"},{"a":"x\"y"}]"#)
+    #expect(calls == 1)
+    #expect(once.isWritten)
+  }
+
+  /// A copy that makes the buffer grow still copies the right bytes (the storage moves).
+  @Test func appendCopyReadsTheRangeWhereverTheStorageMoves() {
+    var bytes = ByteBuffer(capacity: 16)
+    bytes.append("0123456789abcdef")
+    for _ in 0..<6 { bytes.appendCopy(of: 0..<bytes.count) }
+    #expect(bytes.count == 16 * 64)
+    #expect(
+      String(decoding: bytes, as: UTF8.self) == String(repeating: "0123456789abcdef", count: 64))
+    bytes.appendCopy(of: 3..<3)
+    bytes.appendCopy(of: 10..<12)
+    #expect(String(decoding: bytes.suffix(2), as: UTF8.self) == "ab")
+  }
+
   // MARK: Strings
 
   @Test func escapesQuotesBackslashesAndControlCharacters() {

@@ -73,6 +73,10 @@ private class NamedSource: AdSource {
     fatalError("subclass")
   }
 
+  /// Declared here so that a subclass can answer at once (a protocol extension's default,
+  /// bound to this class's conformance, could not be overridden).
+  func answerNow(_ ask: SourceAsk) -> SourceAnswer? { nil }
+
   /// A fill with one creative `id`, named after this source.
   func fill(_ id: String) -> SourceAnswer {
     .filled(
@@ -158,6 +162,31 @@ private final class SilentSource: NamedSource {
     let pending = TestPendingAsk(answerer: nil, deliver: { _ in })
     asks.append(pending)
     return pending
+  }
+}
+
+/// Answers at once through ``AdSource/answerNow(_:)`` (as the inventory does); counts how it
+/// was asked.
+private final class AtOnceSource: NamedSource {
+  private let reply: (AtOnceSource) -> SourceAnswer
+  private(set) var answeredNow = 0
+
+  init(_ name: String, log: AskLog? = nil, reply: @escaping (AtOnceSource) -> SourceAnswer) {
+    self.reply = reply
+    super.init(name, timeoutMs: 1000, log: log)
+  }
+
+  override func answerNow(_ ask: SourceAsk) -> SourceAnswer? {
+    answeredNow += 1
+    log?.names.append(adSourceName)
+    return reply(self)
+  }
+
+  override func respond(to ask: SourceAsk, answer: @escaping (SourceAnswer) -> Void)
+    -> (any PendingAsk)?
+  {
+    answer(reply(self))
+    return nil
   }
 }
 
@@ -632,5 +661,57 @@ enum WaterfallEnding: String, CaseIterable, Sendable {
     // The source still holds the answer closure: using it now does nothing.
     source.answer(source.fill("late"))
     #expect(outcomes.all.count == (ending == .cancelled ? 0 : 1))
+  }
+
+  // MARK: Answers at once
+
+  @Test func aSourceThatAnswersNowIsNotAskedWithACompletionAndTheLoadHoldsItsResult() throws {
+    let log = AskLog()
+    let first = AtOnceSource("First", log: log) { $0.failure(.failed(TestAdapter.error)) }
+    let second = AtOnceSource("Second", log: log) { $0.fill("second-ad") }
+    let load = engine.start(plan([first, second]))
+    #expect(log.names == ["First network", "Second network"])
+    #expect(first.answeredNow == 1 && second.answeredNow == 1)
+    #expect(first.asked.isEmpty && second.asked.isEmpty)
+    #expect(load.isFinished)
+    #expect(load.completion == nil)
+    guard case .success(let fill)? = load.resultAtOnce else {
+      Issue.record("no result kept: \(String(describing: load.resultAtOnce))")
+      return
+    }
+    #expect(fill.fills.map(\.creative.id) == ["second-ad"])
+    #expect(entries(fill.responseInfo) == [first.entry(error: TestAdapter.error), second.entry()])
+    #expect(fill.responseInfo.loadedAdNetworkResponseInfo == second.entry())
+    #expect(engine.inFlightCount == 0)
+    #expect(scheduler.pendingCount == 0)
+  }
+
+  @Test func theCompletionFormHandsOverAResultThatCameAtOnceAndKeepsNone() throws {
+    let source = AtOnceSource("Only") { $0.fill("ad") }
+    let (load, outcomes) = start([source])
+    #expect(outcomes.all.count == 1)
+    #expect(outcomes.fill?.fills.map(\.creative.id) == ["ad"])
+    #expect(load.resultAtOnce == nil)
+    #expect(load.isFinished)
+  }
+
+  @Test func aLoadThatWaitsAnswersTheCompletionSetAfterItStarted() throws {
+    let first = AtOnceSource("First") { $0.failure(.failed(TestAdapter.error)) }
+    let later = LaterSource("Later", timeoutMs: 1000)
+    let load = engine.start(plan([first, later]))
+    #expect(!load.isFinished)
+    #expect(load.resultAtOnce == nil)
+    #expect(engine.inFlightCount == 1)
+    let outcomes = Outcomes()
+    load.completion = { outcomes.all.append($0) }
+    scheduler.advance(by: 100)
+    later.answer(later.fill("later-ad"))
+    #expect(outcomes.all.count == 1)
+    #expect(outcomes.fill?.fills.map(\.creative.id) == ["later-ad"])
+    #expect(
+      entries(outcomes.fill?.responseInfo)
+        == [first.entry(error: TestAdapter.error), later.entry(latency: 0.1)])
+    #expect(load.resultAtOnce == nil)
+    #expect(engine.inFlightCount == 0)
   }
 }

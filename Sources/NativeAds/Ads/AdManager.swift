@@ -120,17 +120,34 @@ public final class AdManager {
   @discardableResult
   public func load(
     _ request: AdRequest, response: AdResponse? = nil, owner: OwnerID,
-    completion:
-      @escaping (Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError>)
-      -> Void
+    completion: @escaping (LoadResult) -> Void
   ) -> LoadTicket? {
+    switch startLoad(request, response: response, owner: owner) {
+    case .answered(let result, let ticket):
+      completion(result)
+      return ticket
+    case .pending(let pending):
+      pending.onAnswer = completion
+      return pending.ticket
+    }
+  }
+
+  /// ``load(_:response:owner:completion:)`` answered at once when it can: a load whose sources
+  /// and store answer inside the call (a unit's own creatives, the in-memory store) returns its
+  /// result, with no completion made or called; any other returns the ``PendingLoad`` that
+  /// answers later. The same rules, results and effects as the completion form.
+  public func startLoad(_ request: AdRequest, response: AdResponse? = nil, owner: OwnerID)
+    -> LoadStart
+  {
     let responseIdentifier = random.base64URLIdentifier(length: 24)
-    func invalid(_ detail: String) -> AdLoadError {
-      AdLoadError(
-        code: .invalidRequest, message: "Invalid request: " + detail,
-        responseInfo: ResponseInfo(
-          responseIdentifier: responseIdentifier, isTestRequest: request.isTestRequest,
-          loaded: nil, tried: []))
+    func invalid(_ detail: String) -> LoadStart {
+      .answered(
+        .failure(
+          AdLoadError(
+            code: .invalidRequest, message: "Invalid request: " + detail,
+            responseInfo: ResponseInfo(
+              responseIdentifier: responseIdentifier, isTestRequest: request.isTestRequest,
+              loaded: nil, tried: []))), nil)
     }
     let problem: String?
     if request.options.numberOfAds < 1 {
@@ -144,15 +161,11 @@ public final class AdManager {
     } else {
       problem = nil
     }
-    if let problem {
-      completion(.failure(invalid(problem)))
-      return nil
-    }
+    if let problem { return invalid(problem) }
     let found = inventory.adUnit(request.adUnitID)
     guard let unit = found ?? response.map({ _ in AdUnit(id: request.adUnitID, creativeIDs: []) })
     else {
-      completion(.failure(invalid("unknown ad unit ID \"\(request.adUnitID)\"")))
-      return nil
+      return invalid("unknown ad unit ID \"\(request.adUnitID)\"")
     }
     loadCounter += 1
     var options = request.options
@@ -165,47 +178,67 @@ public final class AdManager {
       seed: request.seed ?? SeedSequence.mix(seed, loadCounter),
       deadlineMs: mediated ? unit.deadlineMs ?? mediationDeadlineMs : nil,
       responseIdentifier: responseIdentifier)
-    // Strong captures here and below: an answer in flight keeps the manager alive until it
-    // comes (a weak reference would give the manager a side table, and every retain of it
-    // would take the slow path).
-    let number = engine.nextLoadNumber
+    let run = engine.start(plan)
+    let ticket = LoadTicket(number: run.number, owner: owner)
     // The unit's ID alone, not the request: capturing the request would copy all its fields.
     let adUnitID = request.adUnitID
-    engine.start(plan) { [self] result in
+    if let result = run.resultAtOnce {
+      run.resultAtOnce = nil
       switch result {
-      case .failure(let error): completion(.failure(error))
+      case .failure(let error): return .answered(.failure(error), ticket)
       case .success(let loaded):
-        serve(
-          loaded, ticket: LoadTicket(number: number, owner: owner), adUnitID: adUnitID,
-          options: options, completion: completion)
+        let ads = liveAds(of: loaded, owner: owner, adUnitID: adUnitID, options: options)
+        // A store in this process's memory keeps them at once.
+        if let kept = store.insertNow(ads) {
+          return .answered(served(ads, kept, responseInfo: loaded.responseInfo), ticket)
+        }
+        let pending = PendingLoad(ticket: ticket)
+        keep(ads, loaded.responseInfo, ticket: ticket, completion: pending.answer)
+        if let early = pending.takeEarlyAnswer() { return .answered(early, ticket) }
+        return .pending(pending)
       }
     }
-    return LoadTicket(number: number, owner: owner)
+    // Waiting on a source. Strong captures: an answer in flight keeps the manager alive until
+    // it comes (a weak reference would give the manager a side table, and every retain of it
+    // would take the slow path).
+    let pending = PendingLoad(ticket: ticket)
+    run.completion = { [self] result in
+      switch result {
+      case .failure(let error): pending.answer(.failure(error))
+      case .success(let loaded):
+        let ads = liveAds(of: loaded, owner: owner, adUnitID: adUnitID, options: options)
+        if let kept = store.insertNow(ads) {
+          return pending.answer(served(ads, kept, responseInfo: loaded.responseInfo))
+        }
+        keep(ads, loaded.responseInfo, ticket: ticket, completion: pending.answer)
+      }
+    }
+    return .pending(pending)
   }
 
-  /// Makes live ads of what a load filled with, keeps them, then answers.
-  private func serve(
-    _ loaded: LoadFill, ticket: LoadTicket, adUnitID: String, options: LoaderOptions,
-    completion:
-      @escaping (Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError>)
-      -> Void
-  ) {
+  /// The live ads made of what a load filled with, each bound to its fill's adapter.
+  private func liveAds(
+    of loaded: LoadFill, owner: OwnerID, adUnitID: String, options: LoaderOptions
+  ) -> [NativeAd] {
     let now = clock.now()
-    let ads = loaded.fills.map { fill in
+    return loaded.fills.map { fill in
       adCounter += 1
       let ad = NativeAd(
         id: adIDPrefix + String(adCounter), creative: fill.creative, options: options,
         responseInfo: loaded.responseInfo, loadedAt: now, expiresAt: now + adLifetime,
-        owner: ticket.owner, adUnitID: adUnitID, mediation: fill.mediation)
+        owner: owner, adUnitID: adUnitID, mediation: fill.mediation)
       fill.bind?(ad)
       return ad
     }
-    // A store in this process's memory keeps them at once: no completion to make and call.
-    if let kept = store.insertNow(ads) {
-      return completion(served(ads, kept, responseInfo: loaded.responseInfo))
-    }
-    // A store that answers later may answer after the owner went away (its loads cancelled):
-    // then the ads are released at once and nobody is answered.
+  }
+
+  /// Keeps a load's ads in a store that answers later, then answers. The store may answer
+  /// after the owner went away (its loads cancelled): then the ads are released at once and
+  /// nobody is answered.
+  private func keep(
+    _ ads: [NativeAd], _ responseInfo: ResponseInfo, ticket: LoadTicket,
+    completion: @escaping (LoadResult) -> Void
+  ) {
     servingCounter += 1
     let serving = servingCounter
     servingInline = serving
@@ -216,7 +249,7 @@ public final class AdManager {
         if case .success = kept { for ad in ads { release(ad) { _ in } } }
         return
       }
-      completion(served(ads, kept, responseInfo: loaded.responseInfo))
+      completion(served(ads, kept, responseInfo: responseInfo))
     }
     // Not kept yet: the owner may leave before the store answers.
     if servingInline == serving {
@@ -228,7 +261,7 @@ public final class AdManager {
   /// What a load answers once the store kept its ads, or could not.
   private func served(
     _ ads: [NativeAd], _ kept: Result<Void, StoreUnavailable>, responseInfo: ResponseInfo
-  ) -> Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError> {
+  ) -> LoadResult {
     switch kept {
     case .success: return .success((ads, responseInfo))
     case .failure(let unavailable):

@@ -26,8 +26,8 @@ public struct AdState: Sendable, Equatable {
 
   /// The state of an ad just loaded at `now` with `options` from `creative`.
   init(creative: Creative, options: LoaderOptions, at now: Double) {
-    let media = creative.media
-    if media.hasVideoContent {
+    if creative.hasVideoContent {
+      let media = creative.media
       video = VideoPlayer(
         VideoControllerState(
           isMuted: options.startMuted,

@@ -176,6 +176,8 @@ public struct Creative: Sendable {
     get { box.unpacked.details.media }
     set { update { $0.media = newValue } }
   }
+  /// ``media``'s `hasVideoContent`, read in place (no copy of the media).
+  public var hasVideoContent: Bool { box.unpacked.details.media.hasVideoContent }
   /// The AdChoices overlay: always there for indirect ads; a direct-sold ad carries it only
   /// when its creative says so (the Digital Services Act rule for reservation ads in the EEA).
   public var adChoices: AdChoicesInfo? {

@@ -18,6 +18,16 @@ public protocol AdSource: AnyObject {
   /// unless abandoned first; returns the ask in flight when it will answer later (nil when it
   /// already answered).
   func ask(_ ask: SourceAsk, answer: @escaping (SourceAnswer) -> Void) -> (any PendingAsk)?
+  /// The answer to `ask` now, for a source that always answers at once (the inventory, an ad
+  /// response string): the engine asks this first and makes no completion for such a source.
+  /// Nil (the default): ask through ``ask(_:answer:)``. A source that implements it answers
+  /// the same through both.
+  func answerNow(_ ask: SourceAsk) -> SourceAnswer?
+}
+
+extension AdSource {
+  /// Nil: the source answers through ``ask(_:answer:)``.
+  public func answerNow(_ ask: SourceAsk) -> SourceAnswer? { nil }
 }
 
 /// An ask a source has not answered yet.

@@ -15,20 +15,25 @@ final class InventorySource: AdSource {
   var adSourceName: String { AdNetworkInfo.adMobNetworkSourceName }
 
   func ask(_ ask: SourceAsk, answer: @escaping (SourceAnswer) -> Void) -> (any PendingAsk)? {
+    answer(reply(to: ask))
+    return nil
+  }
+
+  func answerNow(_ ask: SourceAsk) -> SourceAnswer? { reply(to: ask) }
+
+  /// The answer, always at once.
+  private func reply(to ask: SourceAsk) -> SourceAnswer {
     let plan = ask.plan
     let chosen = CreativeSelector.rankedCreatives(
       of: plan.unit, for: plan.request, in: inventory, rotation: &rotation,
       limit: plan.options.numberOfAds)
     let className = AdNetworkInfo.googleAdapterClassName
-    if let best = chosen.first {
-      answer(
-        .filled(
-          chosen.map { SourceFill(creative: $0) }, className: className,
-          sourceName: Self.sourceName(of: best)))
-    } else {
-      answer(.failed(.failed(.noFill), className: className, sourceName: sourceName(of: plan.unit)))
+    guard let best = chosen.first else {
+      return .failed(.failed(.noFill), className: className, sourceName: sourceName(of: plan.unit))
     }
-    return nil
+    return .filled(
+      chosen.map { SourceFill(creative: $0) }, className: className,
+      sourceName: Self.sourceName(of: best))
   }
 
   /// `Reservation` for a direct-sold creative, `AdMob Network` for an indirect one.

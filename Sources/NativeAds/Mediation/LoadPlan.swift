@@ -63,8 +63,14 @@ final class WaterfallLoad {
   /// The engine's number for this load (1, 2, ...).
   let number: UInt64
   let plan: LoadPlan
-  /// The caller's completion; nil once the load finished (or was cancelled).
+  /// The caller's completion; nil once the load finished (or was cancelled), and until the
+  /// caller of ``WaterfallEngine/start(_:)`` sets it.
   var completion: Completion?
+  /// The result of a load that finished before it had a completion (its sources answered
+  /// inside ``WaterfallEngine/start(_:)``), for the caller to take.
+  var resultAtOnce: Result<LoadFill, AdLoadError>?
+  /// Whether the load has finished (or was cancelled).
+  var isFinished = false
   /// The index of the next source to ask.
   var nextSource = 0
   /// Numbers the asks, so that an answer to an ask no longer waited on changes nothing.
@@ -84,15 +90,11 @@ final class WaterfallLoad {
   /// Whether the load is in the engine's table of loads waiting on a source.
   var isListed = false
 
-  init(number: UInt64, plan: LoadPlan, completion: @escaping Completion) {
+  init(number: UInt64, plan: LoadPlan) {
     self.number = number
     self.plan = plan
-    self.completion = completion
     tried.reserveCapacity(plan.sources.count)
   }
-
-  /// Whether the load has finished (or was cancelled).
-  var isFinished: Bool { completion == nil }
 
   /// Response info for the load as it stands, with `loaded` the entry of the source that
   /// filled (nil on failure).

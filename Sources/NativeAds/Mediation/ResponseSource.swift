@@ -46,30 +46,34 @@ final class ResponseSource: AdSource {
   var timeoutMs: UInt64? { nil }
 
   func ask(_ ask: SourceAsk, answer: @escaping (SourceAnswer) -> Void) -> (any PendingAsk)? {
+    answer(reply(to: ask))
+    return nil
+  }
+
+  func answerNow(_ ask: SourceAsk) -> SourceAnswer? { reply(to: ask) }
+
+  /// The answer, always at once.
+  private func reply(to ask: SourceAsk) -> SourceAnswer {
     let (className, sourceName) = (adNetworkClassName, adSourceName)
     switch response.content {
     case .creatives(let creatives):
-      answer(
-        .filled(
-          creatives.prefix(ask.count).map { SourceFill(creative: $0) }, className: className,
-          sourceName: sourceName))
+      return .filled(
+        creatives.prefix(ask.count).map { SourceFill(creative: $0) }, className: className,
+        sourceName: sourceName)
     case .noBid(let why):
-      answer(
+      return .failed(
         .failed(
-          .failed(
-            AdNetworkError(
-              code: GADErrorCode.noFill.rawValue, domain: AdResponse.errorDomain,
-              message: "Request Error: No ad to show: " + why)), className: className,
-          sourceName: sourceName))
+          AdNetworkError(
+            code: GADErrorCode.noFill.rawValue, domain: AdResponse.errorDomain,
+            message: "Request Error: No ad to show: " + why)), className: className,
+        sourceName: sourceName)
     case .invalid(let field, let problem):
-      answer(
-        .failed(
-          .invalidResponse(
-            AdNetworkError(
-              code: GADErrorCode.receivedInvalidResponse.rawValue, domain: AdResponse.errorDomain,
-              message: "Invalid ad response: \(field) \(problem)"), field: field),
-          className: className, sourceName: sourceName))
+      return .failed(
+        .invalidResponse(
+          AdNetworkError(
+            code: GADErrorCode.receivedInvalidResponse.rawValue, domain: AdResponse.errorDomain,
+            message: "Invalid ad response: \(field) \(problem)"), field: field),
+        className: className, sourceName: sourceName)
     }
-    return nil
   }
 }

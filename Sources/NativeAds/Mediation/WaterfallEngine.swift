@@ -43,8 +43,23 @@ final class WaterfallEngine {
   /// cancelled). Returns the load (finished already when every source answered at once).
   @discardableResult
   func start(_ plan: LoadPlan, completion: @escaping WaterfallLoad.Completion) -> WaterfallLoad {
+    let run = start(plan)
+    if let result = run.resultAtOnce {
+      run.resultAtOnce = nil
+      completion(result)
+    } else if !run.isFinished {
+      run.completion = completion
+    }
+    return run
+  }
+
+  /// Runs `plan` with no completion yet: when its sources answered at once the load is finished
+  /// and holds its ``WaterfallLoad/resultAtOnce`` (no completion made or called); otherwise the
+  /// caller sets ``WaterfallLoad/completion`` before returning to the loop, and it gets the
+  /// result exactly once (unless the load is cancelled).
+  func start(_ plan: LoadPlan) -> WaterfallLoad {
     loadCounter += 1
-    let run = WaterfallLoad(number: loadCounter, plan: plan, completion: completion)
+    let run = WaterfallLoad(number: loadCounter, plan: plan)
     if let scheduler, let deadlineMs = plan.deadlineMs {
       let number = run.number
       run.deadlineWork = scheduler.schedule(after: deadlineMs) { [self] in
@@ -139,6 +154,10 @@ final class WaterfallEngine {
     run.waiting = WaterfallLoad.Waiting(
       token: token, ask: nil, askedAt: clock.now(), timeoutMs: source.timeoutMs)
     let ask = SourceAsk(plan: run.plan)
+    // A source that answers at once: no answer closure to make.
+    if let answer = source.answerNow(ask) {
+      return answered(run, token: token, answer)
+    }
     // The answer and the timers name the load by number and hold the engine strongly (it
     // lives as long as its manager): a source that keeps the answer keeps no load alive, and
     // no weak reference (a side table, and slow retains from then on) is set up.
@@ -267,16 +286,23 @@ final class WaterfallEngine {
         )))
   }
 
-  /// Ends `run` and hands `result` to its completion.
+  /// Ends `run` and hands `result` to its completion, or keeps it in the load when it has none
+  /// yet (it finished inside ``start(_:)``).
   private func finish(_ run: WaterfallLoad, _ result: Result<LoadFill, AdLoadError>) {
-    guard let completion = run.completion else { return }
+    guard !run.isFinished else { return }
+    let completion = run.completion
     end(run)
+    guard let completion else {
+      run.resultAtOnce = result
+      return
+    }
     completion(result)
   }
 
   /// Forgets `run`: no completion, no deadline, not in flight.
   private func end(_ run: WaterfallLoad) {
     run.completion = nil
+    run.isFinished = true
     run.deadlineWork?.cancel()
     run.deadlineWork = nil
     if run.isListed {

@@ -77,8 +77,8 @@ extension NativeAdsService {
   /// The Ad as `loadAd` writes it, with the inspector's `loadedBy` and `adUnitID`.
   func writeInspected(_ ad: NativeAd, into w: inout JSONWriter) {
     w.beginObject()
-    LoadAd.writeMembers(
-      of: ad, responseInfo: AdJSON.encode(ad.responseInfo), service: self, into: &w)
+    var responseInfo = JSONWriter.WrittenOnce()
+    LoadAd.writeMembers(of: ad, responseInfo: &responseInfo, service: self, into: &w)
     w.key("loadedBy")
     w.string(sessionLabels[ad.owner] ?? "a connection now closed")
     w.key("adUnitID")
@@ -88,8 +88,7 @@ extension NativeAdsService {
 
   /// A load ended: each watcher is told (`inspector.adLoaded` per ad, or `inspector.loadFailed`).
   func inspect(
-    _ result: Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError>,
-    adUnitID: String, owner: UInt64
+    _ result: LoadResult, adUnitID: String, owner: UInt64
   ) {
     switch result {
     case .success(let loaded):

@@ -173,15 +173,33 @@ enum LoadAd: ServiceMethod {
     if let replica = service.replica {
       return loadAfterCatchUp(request, response, replica, context)
     }
-    try context.answer(
-      into: &w, error: { (error: AdLoadError) in error.rpcError },
-      load: { done in
-        service.manager.load(
-          request, response: response, owner: context.session.id,
-          completion: service.inspectors.isEmpty
-            ? done : inspected(done, request.adUnitID, owner: context.session.id, service))
-      },
-      write: { loaded, w in write(loaded, service: service, into: &w) })
+    let owner = context.session.id
+    switch service.manager.startLoad(request, response: response, owner: owner) {
+    case .answered(let result, _):
+      if !service.inspectors.isEmpty {
+        service.inspect(result, adUnitID: request.adUnitID, owner: owner)
+      }
+      switch result {
+      case .success(let loaded): write(loaded, service: service, into: &w)
+      case .failure(let error): throw error.rpcError
+      }
+    case .pending(let pending):
+      let reply = context.call.deferReply()
+      let manager = service.manager
+      let ticket = pending.ticket
+      reply.onCancel = { manager.cancelLoad(ticket) }
+      reply.cancelsWhenInputEnds = { manager.isAskingSources(ticket) }
+      let adUnitID = request.adUnitID
+      pending.onAnswer = { result in
+        switch result {
+        case .success(let loaded): reply.resolve { w in write(loaded, service: service, into: &w) }
+        case .failure(let error): reply.reject(error.rpcError)
+        }
+        if !service.inspectors.isEmpty {
+          service.inspect(result, adUnitID: adUnitID, owner: owner)
+        }
+      }
+    }
   }
 
   /// In a fleet: the load waits until this process has caught up with the fleet's store
@@ -221,9 +239,7 @@ enum LoadAd: ServiceMethod {
     }
   }
 
-  typealias LoadCompletion = (
-    Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError>
-  ) -> Void
+  typealias LoadCompletion = (LoadResult) -> Void
 
   /// `completion`, and then the inspector's watchers told of the load's end
   /// (``InspectorWatch``; used only while there are some).
@@ -237,31 +253,33 @@ enum LoadAd: ServiceMethod {
     }
   }
 
-  /// `{"ads": [Ad...], "responseInfo": ResponseInfo}`.
+  /// `{"ads": [Ad...], "responseInfo": ResponseInfo}`: the response info is written once and
+  /// copied for each other place that holds it.
   static func write(
-    _ loaded: (ads: [NativeAd], responseInfo: ResponseInfo), service: NativeAdsService,
+    _ loaded: LoadedAds, service: NativeAdsService,
     into w: inout JSONWriter
   ) {
-    let responseInfo = AdJSON.encode(loaded.responseInfo)
+    var responseInfo = JSONWriter.WrittenOnce()
     w.beginObject()
     w.key("ads")
     w.beginArray()
     for ad in loaded.ads {
       w.element()
       w.beginObject()
-      writeMembers(of: ad, responseInfo: responseInfo, service: service, into: &w)
+      writeMembers(of: ad, responseInfo: &responseInfo, service: service, into: &w)
       w.endObject()
     }
     w.endArray()
     w.key("responseInfo")
-    w.raw(responseInfo)
+    responseInfo.write(into: &w) { writeResponseInfo(loaded.responseInfo, service, into: &$0) }
     w.endObject()
   }
 
-  /// An Ad's members (contract section 4), in the object `w` is writing.
+  /// An Ad's members (contract section 4), in the object `w` is writing. `responseInfo` is
+  /// the ad's (its load's), written here or copied from where it was written before.
   @inline(__always)
   static func writeMembers(
-    of ad: NativeAd, responseInfo: ByteBuffer, service: NativeAdsService,
+    of ad: NativeAd, responseInfo: inout JSONWriter.WrittenOnce, service: NativeAdsService,
     into w: inout JSONWriter
   ) {
     w.key("adId")
@@ -270,8 +288,14 @@ enum LoadAd: ServiceMethod {
     w.string(ad.kind.rawValue)
     w.raw(service.creativeJSON.fragment(for: ad, inventory: service.manager.inventory))
     w.key("responseInfo")
-    w.raw(responseInfo)
+    responseInfo.write(into: &w) { writeResponseInfo(ad.responseInfo, service, into: &$0) }
     w.key("expiresAt")
     w.string(service.timestamp(ad.expiresAt))
+  }
+
+  private static func writeResponseInfo(
+    _ info: ResponseInfo, _ service: NativeAdsService, into w: inout JSONWriter
+  ) {
+    AdJSON.write(info, names: service.sourceNamesJSON, into: &w)
   }
 }

@@ -1,8 +1,5 @@
 import NativeAds
 
-/// The result type of completion-based loads.
-typealias LoadResult = Result<(ads: [NativeAd], responseInfo: ResponseInfo), AdLoadError>
-
 /// Collects what a completion-based load hands back.
 final class LoadRecorder {
   var results: [LoadResult] = []
