@@ -81,11 +81,10 @@ enum AdJSON {
     w.key("adNetworkInfoArray")
     w.beginArray()
     let tried = info.adNetworkInfoArray
+    let copiesLast = loaded.isWritten && info.loadedIsLastTried
     for index in tried.indices {
       w.element()
-      if index == tried.count - 1, loaded.isWritten,
-        tried[index] == info.loadedAdNetworkResponseInfo
-      {
+      if copiesLast, index == tried.count - 1 {
         loaded.write(into: &w) { _ in }
       } else {
         write(tried[index], names: names, into: &w)

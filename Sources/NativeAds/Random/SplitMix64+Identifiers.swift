@@ -17,20 +17,22 @@ extension SplitMix64 {
     -> String
   {
     // Written straight into the string's storage: no array in between (a response ID is made
-    // on every load).
-    var bits: UInt64 = 0
-    var available = 0
+    // on every load). Each draw gives as many whole characters as its 64 bits hold, lowest bits
+    // first; the bits left over are dropped.
     let mask = UInt64(alphabet.count - 1)
+    let shift = UInt64(bitsPerCharacter)
+    let perDraw = 64 / bitsPerCharacter
     return alphabet.withUnsafeBufferPointer { letters in
       String(unsafeUninitializedCapacity: length) { out in
-        for i in 0..<length {
-          if available < bitsPerCharacter {
-            bits = next()
-            available = 64
+        var i = 0
+        while i < length {
+          var bits = next()
+          let end = Swift.min(i + perDraw, length)
+          while i < end {
+            out[i] = letters[Int(bits & mask)]
+            bits &>>= shift
+            i += 1
           }
-          out[i] = letters[Int(bits & mask)]
-          bits >>= UInt64(bitsPerCharacter)
-          available -= bitsPerCharacter
         }
         return length
       }
