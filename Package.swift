@@ -118,7 +118,7 @@ let package = Package(
       name: "PNGTestSupport", dependencies: ["CZlib"], path: "Tests/PNGTestSupport",
       linkerSettings: zlib),
     .testTarget(name: "PNGImagesTests", dependencies: ["PNGImages", "PNGTestSupport"]),
-    .testTarget(name: "NativeAdsTests", dependencies: ["NativeAds", "PNGTestSupport"]),
+    .testTarget(name: "NativeAdsTests", dependencies: ["NativeAds", "ByteKeys", "PNGTestSupport"]),
     .testTarget(
       name: "NativeAdsRPCTests",
       dependencies: ["NativeAdsRPC", "JSONRPC", "NativeAds", "PNGImages"]),

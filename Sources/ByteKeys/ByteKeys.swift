@@ -66,3 +66,35 @@ public enum ByteKeys {
     return true
   }
 }
+
+extension ByteKeys {
+  /// A `String` as a dictionary key hashed once, by ``hash(_:)`` (a word at a time), instead of
+  /// by SipHash on every lookup: for tables whose keys the service or the operator chooses
+  /// (ad unit IDs). A request names the key it looks up, but cannot add keys to the table.
+  public struct Key: Hashable, Sendable {
+    /// The text.
+    public let text: String
+    @usableFromInline let bits: Int
+
+    public init(_ text: String) {
+      var text = text
+      bits = text.withUTF8 { Int(truncatingIfNeeded: ByteKeys.hash(UnsafeRawBufferPointer($0))) }
+      self.text = text
+    }
+
+    @inlinable
+    public func hash(into hasher: inout Hasher) { hasher.combine(bits) }
+
+    /// The table's hash: the key's own, mixed with the table's seed; no SipHash round. (The
+    /// standard library's customization point for exactly this.)
+    @inlinable
+    public func _rawHashValue(seed: Int) -> Int {
+      var h = UInt64(truncatingIfNeeded: bits ^ seed) &* 0x9E37_79B9_7F4A_7C15
+      h ^= h >> 32
+      return Int(truncatingIfNeeded: h)
+    }
+
+    @inlinable
+    public static func == (a: Key, b: Key) -> Bool { a.bits == b.bits && a.text == b.text }
+  }
+}

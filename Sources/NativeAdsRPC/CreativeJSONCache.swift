@@ -30,7 +30,7 @@ final class CreativeJSONCache {
   }
 
   /// Everything encoded for one creative, by creative ID.
-  private var entries: [String: EncodedCreative] = [:]
+  private var entries: [ByteKeys.Key: EncodedCreative] = [:]
 
   /// The encodings of `ad`'s creative, kept with the ad (``NativeAd/presentation``): a load
   /// reply puts them there (``fragment(for:)``), so later requests about the ad find them
@@ -55,11 +55,14 @@ final class CreativeJSONCache {
       // A mediated ad's creative, or one an ad response string gave, is made for that one
       // load: kept with the ad only.
       encoded = self.encoded(ad)
-    } else if let cached = entries[ad.creative.id] {
-      encoded = cached
     } else {
-      encoded = EncodedCreative()
-      entries[ad.creative.id] = encoded
+      let key = ByteKeys.Key(ad.creative.id)
+      if let cached = entries[key] {
+        encoded = cached
+      } else {
+        encoded = EncodedCreative()
+        entries[key] = encoded
+      }
     }
     ad.presentation = encoded
     return encoded.fragment(for: ad)
@@ -68,7 +71,7 @@ final class CreativeJSONCache {
   /// Forgets every encoding of a creative (after the store changes it). Ads loaded before
   /// keep theirs: they show the creative as it was when they were loaded.
   func invalidate(creativeID: String) {
-    entries.removeValue(forKey: creativeID)
+    entries.removeValue(forKey: ByteKeys.Key(creativeID))
   }
 
   fileprivate static func encode(_ ad: NativeAd) -> ByteBuffer {

@@ -42,7 +42,8 @@ public final class AdManager {
   let engine: WaterfallEngine
   private let catalog: AdSourceCatalog
   private var random: SplitMix64
-  private let adIDPrefix: String
+  /// The UTF-8 of every ad ID's prefix (`ad-<6 hex digits>-<scope>`), followed by the count.
+  private let adIDPrefix: [UInt8]
   private var adCounter: UInt64 = 0
   /// The manager's seed: a load's seeds derive from it when its request gives none.
   private let seed: UInt64
@@ -88,7 +89,7 @@ public final class AdManager {
     self.seed = seed
     self.adapters = AdapterRegistry()
     var random = SplitMix64(seed: seed)
-    self.adIDPrefix = "ad-" + random.hexIdentifier(length: 6) + "-" + adIDScope
+    self.adIDPrefix = Array(("ad-" + random.hexIdentifier(length: 6) + "-" + adIDScope).utf8)
     self.random = random
     self.engine = WaterfallEngine(clock: clock)
     self.catalog = AdSourceCatalog(inventory: inventory, adapters: adapters, seed: seed)
@@ -222,13 +223,36 @@ public final class AdManager {
   ) -> [NativeAd] {
     let now = clock.now()
     return loaded.fills.map { fill in
-      adCounter += 1
       let ad = NativeAd(
-        id: adIDPrefix + String(adCounter), creative: fill.creative, options: options,
+        id: nextAdID(), creative: fill.creative, options: options,
         responseInfo: loaded.responseInfo, loadedAt: now, expiresAt: now + adLifetime,
         owner: owner, adUnitID: adUnitID, mediation: fill.mediation)
       fill.bind?(ad)
       return ad
+    }
+  }
+
+  /// The next ad ID: the prefix and the count, written in one string (no intermediate ones).
+  private func nextAdID() -> String {
+    adCounter += 1
+    var digits = 1
+    var rest = adCounter / 10
+    while rest > 0 {
+      digits += 1
+      rest /= 10
+    }
+    return adIDPrefix.withUnsafeBufferPointer { prefix in
+      String(unsafeUninitializedCapacity: prefix.count + digits) { out in
+        _ = out.initialize(from: prefix)
+        var n = adCounter
+        var i = prefix.count + digits
+        repeat {
+          i -= 1
+          out[i] = UInt8(truncatingIfNeeded: 0x30 &+ n % 10)
+          n /= 10
+        } while n > 0
+        return prefix.count + digits
+      }
     }
   }
 

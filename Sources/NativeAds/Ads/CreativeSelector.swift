@@ -41,26 +41,30 @@ enum CreativeSelector {
 
     var ranked: [Creative] = []
     ranked.reserveCapacity(min(limit, ranking.entries.count))
-    var members: [Creative] = []
-    var groupStart = 0
-    for (group, groupEnd) in ranking.groupEnds.enumerated() {
-      defer { groupStart = Int(groupEnd) }
-      let size = Int(groupEnd) - groupStart
-      if ranked.count >= limit {
-        // Nothing more to serve: only tie groups still take their turn.
-        guard group <= ranking.lastTieGroup else { break }
-        guard size > 1 else { continue }
-      }
-      members.removeAll(keepingCapacity: true)
-      for entry in ranking.entries[groupStart..<Int(groupEnd)] where eligible(entry) {
-        members.append(listing[Int(entry.position)].creative)
-      }
-      guard !members.isEmpty else { continue }
-      let first = ranking.entries[groupStart]
-      let start = rotation.nextStart(
-        unitID: unit.id, priority: first.priority, eCPM: first.eCPM, count: members.count)
-      for offset in 0..<members.count where ranked.count < limit {
-        ranked.append(members[(start + offset) % members.count])
+    // The eligible members of the group at hand, by listing position: room on the stack for
+    // the largest group there can be (no array made and freed per load).
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: ranking.entries.count) { members in
+      var groupStart = 0
+      for (group, groupEnd) in ranking.groupEnds.enumerated() {
+        defer { groupStart = Int(groupEnd) }
+        let size = Int(groupEnd) - groupStart
+        if ranked.count >= limit {
+          // Nothing more to serve: only tie groups still take their turn.
+          guard group <= ranking.lastTieGroup else { break }
+          guard size > 1 else { continue }
+        }
+        var count = 0
+        for entry in ranking.entries[groupStart..<Int(groupEnd)] where eligible(entry) {
+          members[count] = entry.position
+          count += 1
+        }
+        guard count > 0 else { continue }
+        let first = ranking.entries[groupStart]
+        let start = rotation.nextStart(
+          unitID: unit.id, priority: first.priority, eCPM: first.eCPM, count: count)
+        for offset in 0..<count where ranked.count < limit {
+          ranked.append(listing[Int(members[(start + offset) % count])].creative)
+        }
       }
     }
     return ranked

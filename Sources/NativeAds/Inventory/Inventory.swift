@@ -1,3 +1,5 @@
+import ByteKeys
+
 /// The ads a server can serve: custom formats, creatives and ad units, keyed by ID.
 ///
 /// Two ways to change it: the validating store API (``defineFormat(_:)``,
@@ -12,8 +14,13 @@ public final class Inventory {
   public private(set) var formats: [String: CustomFormat]
   /// The creatives, by creative ID.
   public private(set) var creatives: [String: Creative]
-  /// The ad units, by ad unit ID.
-  public private(set) var adUnits: [String: AdUnit]
+  /// The ad units, by ad unit ID (a dictionary made on each read: look one up with
+  /// ``adUnit(_:)``).
+  public var adUnits: [String: AdUnit] {
+    Dictionary(uniqueKeysWithValues: units.map { ($0.key.text, $0.value) })
+  }
+  /// The ad units, by ID (a key hashed once: a load looks its unit up by the ID it names).
+  private var units: [ByteKeys.Key: AdUnit]
 
   /// Creates an inventory, empty by default. Nothing is validated.
   public init(
@@ -21,7 +28,7 @@ public final class Inventory {
   ) {
     self.formats = [:]
     self.creatives = [:]
-    self.adUnits = [:]
+    self.units = [:]
     for format in formats { add(format) }
     for creative in creatives { add(creative) }
     for adUnit in adUnits { add(adUnit) }
@@ -43,7 +50,7 @@ public final class Inventory {
 
   /// Adds an ad unit, replacing any with the same ID. Nothing is validated.
   public func add(_ adUnit: AdUnit) {
-    adUnits[adUnit.id] = adUnit
+    units[ByteKeys.Key(adUnit.id)] = adUnit
     changed()
   }
 
@@ -64,7 +71,7 @@ public final class Inventory {
   @discardableResult
   public func removeAdUnit(_ id: String) -> AdUnit? {
     changed(unit: id)
-    return adUnits.removeValue(forKey: id)
+    return units.removeValue(forKey: ByteKeys.Key(id))
   }
 
   // MARK: Lookup
@@ -76,13 +83,13 @@ public final class Inventory {
   public func creative(_ id: String) -> Creative? { creatives[id] }
 
   /// The ad unit with ID `id`.
-  public func adUnit(_ id: String) -> AdUnit? { adUnits[id] }
+  public func adUnit(_ id: String) -> AdUnit? { units[ByteKeys.Key(id)] }
 
   /// The creatives of ad unit `unitID` eligible for `request` (its ad types, formats, media
   /// orientation and targeting), best first (priority, then eCPM), ties in listing order:
   /// decisioning without rotation. nil when there is no such unit.
   public func rankedCreatives(ofUnit unitID: String, for request: AdRequest) -> [Creative]? {
-    guard let unit = adUnits[unitID] else { return nil }
+    guard let unit = adUnit(unitID) else { return nil }
     return CreativeSelector.ranked(of: unit, for: request, in: self)
   }
 
@@ -102,13 +109,13 @@ public final class Inventory {
   }
 
   /// Listings resolved for loads, by unit ID; each valid while ``generation`` is its own.
-  private var listings: [String: ResolvedListing] = [:]
+  private var listings: [ByteKeys.Key: ResolvedListing] = [:]
   /// Bumped by every change of a creative or a unit.
   private var generation = 0
 
   private func changed(unit id: String? = nil) {
     generation &+= 1
-    if let id { listings.removeValue(forKey: id) }
+    if let id { listings.removeValue(forKey: ByteKeys.Key(id)) }
   }
 
   /// The creatives `unit` lists that the inventory stores, each once, in listing order with
@@ -128,7 +135,8 @@ public final class Inventory {
   }
 
   private func resolved(_ unit: AdUnit) -> ResolvedListing {
-    if let kept = listings[unit.id], kept.generation == generation, kept.ids == unit.creativeIDs {
+    let key = ByteKeys.Key(unit.id)
+    if let kept = listings[key], kept.generation == generation, kept.ids == unit.creativeIDs {
       return kept
     }
     let ids = unit.creativeIDs
@@ -141,7 +149,7 @@ public final class Inventory {
     let made = ResolvedListing(
       ids: ids, generation: generation, listing: listing,
       ranking: CreativeSelector.Ranking(listing))
-    listings[unit.id] = made
+    listings[key] = made
     return made
   }
 
@@ -219,7 +227,7 @@ public final class Inventory {
   public struct Snapshot: Sendable {
     fileprivate var formats: [String: CustomFormat]
     fileprivate var creatives: [String: Creative]
-    fileprivate var adUnits: [String: AdUnit]
+    fileprivate var units: [ByteKeys.Key: AdUnit]
   }
 
   /// The creative with ID `id` in the snapshot.
@@ -227,14 +235,14 @@ public final class Inventory {
 
   /// The content now (see ``Snapshot``).
   public func snapshot() -> Snapshot {
-    Snapshot(formats: formats, creatives: creatives, adUnits: adUnits)
+    Snapshot(formats: formats, creatives: creatives, units: units)
   }
 
   /// Puts back the content of `snapshot`.
   public func restore(_ snapshot: Snapshot) {
     formats = snapshot.formats
     creatives = snapshot.creatives
-    adUnits = snapshot.adUnits
+    units = snapshot.units
     listings = [:]
     changed()
   }
@@ -256,8 +264,7 @@ public final class Inventory {
     guard !adUnit.id.isEmpty else { throw fail(.emptyID) }
     if let problem = listingProblem(of: adUnit.creativeIDs) { throw fail(problem) }
     if let problem = Self.mediationProblem(of: adUnit) { throw fail(problem) }
-    let replaced = adUnits[adUnit.id] != nil
-    adUnits[adUnit.id] = adUnit
+    let replaced = units.updateValue(adUnit, forKey: ByteKeys.Key(adUnit.id)) != nil
     changed()
     return replaced
   }
@@ -279,13 +286,13 @@ public final class Inventory {
       formats.removeValue(forKey: id)
     case .creative:
       guard creatives[id] != nil else { return false }
-      if let user = adUnits.values.filter({ $0.creativeIDs.contains(id) }).map(\.id).min() {
+      if let user = units.values.filter({ $0.creativeIDs.contains(id) }).map(\.id).min() {
         throw InventoryError(kind, id, .creativeInUse(adUnitID: user))
       }
       creatives.removeValue(forKey: id)
       changed()
     case .adUnit:
-      guard adUnits.removeValue(forKey: id) != nil else { return false }
+      guard units.removeValue(forKey: ByteKeys.Key(id)) != nil else { return false }
       changed(unit: id)
     }
     return true
