@@ -42,8 +42,8 @@ final class CreativeJSONCache {
     return own
   }
 
-  /// The members that follow `"kind"` in an Ad object, starting with a comma:
-  /// `,"headline":...,"mediaContent":{...},"adChoices":...`. For the reply of the load that
+  /// The members that follow `"adId"` in an Ad object, starting with a comma:
+  /// `,"kind":...,"headline":...,"mediaContent":{...},"adChoices":...`. For the reply of the load that
   /// made `ad`, when its creative is the inventory's current one under its ID: the encodings
   /// are shared by every ad of that creative until the store changes it.
   func fragment(for ad: NativeAd, inventory: Inventory) -> ByteBuffer {
@@ -79,6 +79,8 @@ final class CreativeJSONCache {
     var w = JSONWriter(capacity: 1024)
     w.needsComma = true
     let creative = ad.creative
+    w.key("kind")
+    w.string(creative.kind.rawValue)
     switch creative.content {
     case .native(let assets):
       w.key("headline")

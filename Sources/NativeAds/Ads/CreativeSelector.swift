@@ -19,6 +19,17 @@ enum CreativeSelector {
     of unit: AdUnit, for request: AdRequest, in inventory: Inventory,
     rotation: inout CreativeRotation, limit: Int = .max
   ) -> [Creative] {
+    rankedCreatives(of: unit, for: request, in: inventory, rotation: &rotation, limit: limit) {
+      $0
+    }
+  }
+
+  /// ``rankedCreatives(of:for:in:rotation:limit:)``, each made into what the caller serves
+  /// (`made`), in the one array returned.
+  static func rankedCreatives<Made>(
+    of unit: AdUnit, for request: AdRequest, in inventory: Inventory,
+    rotation: inout CreativeRotation, limit: Int = .max, _ made: (Creative) -> Made
+  ) -> [Made] {
     // Requests name a couple of kinds and formats: linear scans beat hashing here.
     let kinds = request.adTypes
     let formatIDs = request.customNativeAdFormatIDs
@@ -39,7 +50,7 @@ enum CreativeSelector {
       return !entry.hasTargeting || listing[Int(entry.position)].creative.targeting.matches(request)
     }
 
-    var ranked: [Creative] = []
+    var ranked: [Made] = []
     ranked.reserveCapacity(min(limit, ranking.entries.count))
     // The eligible members of the group at hand, by listing position: room on the stack for
     // the largest group there can be (no array made and freed per load).
@@ -63,7 +74,7 @@ enum CreativeSelector {
         let start = rotation.nextStart(
           unitID: unit.id, priority: first.priority, eCPM: first.eCPM, count: count)
         for offset in 0..<count where ranked.count < limit {
-          ranked.append(listing[Int(members[(start + offset) % count])].creative)
+          ranked.append(made(listing[Int(members[(start + offset) % count])].creative))
         }
       }
     }

@@ -24,16 +24,15 @@ final class InventorySource: AdSource {
   /// The answer, always at once.
   private func reply(to ask: SourceAsk) -> SourceAnswer {
     let plan = ask.plan
-    let chosen = CreativeSelector.rankedCreatives(
+    let fills = CreativeSelector.rankedCreatives(
       of: plan.unit, for: plan.request, in: inventory, rotation: &rotation,
-      limit: plan.options.numberOfAds)
+      limit: plan.options.numberOfAds
+    ) { SourceFill(creative: $0) }
     let className = AdNetworkInfo.googleAdapterClassName
-    guard let best = chosen.first else {
+    guard let best = fills.first else {
       return .failed(.failed(.noFill), className: className, sourceName: sourceName(of: plan.unit))
     }
-    return .filled(
-      chosen.map { SourceFill(creative: $0) }, className: className,
-      sourceName: Self.sourceName(of: best))
+    return .filled(fills, className: className, sourceName: Self.sourceName(of: best.creative))
   }
 
   /// `Reservation` for a direct-sold creative, `AdMob Network` for an indirect one.

@@ -284,8 +284,7 @@ enum LoadAd: ServiceMethod {
   ) {
     w.key("adId")
     w.string(ad.id)
-    w.key("kind")
-    w.string(ad.kind.rawValue)
+    // `"kind"` and the creative's members, encoded once per creative and options.
     w.raw(service.creativeJSON.fragment(for: ad, inventory: service.manager.inventory))
     w.key("responseInfo")
     responseInfo.write(into: &w) { writeResponseInfo(ad.responseInfo, service, into: &$0) }
