@@ -20,28 +20,28 @@ public struct JSONWriter {
 
   // MARK: Structure
 
-  @inlinable public mutating func beginObject() {
+  @inlinable @inline(__always) public mutating func beginObject() {
     bytes.append(UInt8(ascii: "{"))
     needsComma = false
   }
 
-  @inlinable public mutating func endObject() {
+  @inlinable @inline(__always) public mutating func endObject() {
     bytes.append(UInt8(ascii: "}"))
     needsComma = true
   }
 
-  @inlinable public mutating func beginArray() {
+  @inlinable @inline(__always) public mutating func beginArray() {
     bytes.append(UInt8(ascii: "["))
     needsComma = false
   }
 
-  @inlinable public mutating func endArray() {
+  @inlinable @inline(__always) public mutating func endArray() {
     bytes.append(UInt8(ascii: "]"))
     needsComma = true
   }
 
   /// Writes `"name":` (with a leading comma when needed). `name` must need no escaping.
-  @inlinable public mutating func key(_ name: StaticString) {
+  @inlinable @inline(__always) public mutating func key(_ name: StaticString) {
     // One capacity check for the whole `,"name":`.
     let n = name.utf8CodeUnitCount
     let comma = needsComma ? 1 : 0
@@ -65,7 +65,7 @@ public struct JSONWriter {
   }
 
   /// Marks the start of an array element (writes a comma when needed).
-  @inlinable public mutating func element() {
+  @inlinable @inline(__always) public mutating func element() {
     if needsComma { bytes.append(UInt8(ascii: ",")) }
     needsComma = false
   }
