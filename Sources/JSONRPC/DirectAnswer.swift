@@ -4,7 +4,8 @@ import ByteKeys
 /// (``CanonicalEnvelope``) read straight from its params' bytes, or a refusal to answer.
 ///
 /// For the few methods whose common request is a lookup and a copy of pre-encoded bytes
-/// (`stringForKey`: an ad and a key). The handler writes the result value and returns true,
+/// (`stringForKey`: an ad and a key), or a lookup and a change made at once (`releaseAd` of an
+/// ad this process holds: it declines before changing anything, unless the change succeeded). The handler writes the result value and returns true,
 /// or writes nothing and returns false ("declines"), and the request then takes the general
 /// path (parse, decode, the method's handler), which answers it or words its error. A direct
 /// handler only ever answers what the general path would answer the same way, byte for byte:
@@ -55,6 +56,15 @@ public struct FlatParams {
       return (a.value, b.value)
     }
     return nil
+  }
+
+  /// The value of member `name` when the params are exactly that one member and its value a
+  /// plain string (as ``strings(_:_:)`` reads them): `{"adId":"ad-1"}`. Nil for anything else.
+  @inlinable @inline(__always)
+  public func string(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
+    guard count >= 2, base[0] == 0x7B, let a = member(name, at: 1, then: 0x7D), a.next == count
+    else { return nil }
+    return a.value
   }
 
   /// `"<name>":"<plain value>"` at `i`, followed by the byte `then`: the value, and where the

@@ -1,12 +1,12 @@
 import NativeAds
-import NativeAdsRPC
 import Testing
 
 @testable import JSONRPC
+@testable import NativeAdsRPC
 
-/// The fast layer of `stringForKey` (``DirectHandler``): a canonical request naming an ad of
-/// this process and a key is answered from its bytes, and every answer it gives is the one the
-/// general path gives, byte for byte; everything else it declines.
+/// The fast layers (``DirectHandler``) of `stringForKey` and `releaseAd`: a canonical request
+/// naming an ad of this process (and a key) is answered from its bytes, and every answer one
+/// gives is the one the general path gives, byte for byte; everything else it declines.
 @Suite struct DirectAnswerTests {
   /// What ``FlatParams/strings(_:_:)`` reads of `text`, as text.
   private static func strings(_ text: String) -> (String, String)? {
@@ -132,12 +132,66 @@ import Testing
       })
     let reply = try client.call("stringForKey", #"{"adId":"\#(id)","key":"headline"}"#)
     #expect(reply["result"]?.text == "from the fast layer")
-    // The service registers its own for stringForKey, and for no method that is not a lookup
-    // and a copy.
+    // The service registers its own for stringForKey and releaseAd, and for no other method.
     let service = ServiceHarness()
     #expect(service.dispatcher.hasDirectHandler("stringForKey"))
+    #expect(service.dispatcher.hasDirectHandler("releaseAd"))
     #expect(!service.dispatcher.hasDirectHandler("loadAd"))
-    #expect(!service.dispatcher.hasDirectHandler("releaseAd"))
+    #expect(!service.dispatcher.hasDirectHandler("recordImpression"))
+  }
+
+  @Test func releaseAdsFastLayerReleasesTheCommonRequestAndDeclinesTheRest() throws {
+    // The general handler fails every call: what succeeds went through the fast layer.
+    let harness = ServiceHarness()
+    let client = harness.connect()
+    let kept = try client.loadAdID()
+    let released = try client.loadAdID()
+    harness.dispatcher.register(
+      "releaseAd", { _, _ throws(RPCError) in throw RPCError.internalError() },
+      direct: try #require(ReleaseAd.directHandler(for: harness.service)))
+    let reply = try client.call("releaseAd", #"{"adId":"\#(released)"}"#)
+    #expect(reply["result"] == .object([("released", .bool(true))]))
+    #expect(throws: AdObjectError.adNotFound(adId: released)) {
+      try harness.service.manager.ad(released)
+    }
+    // Declined: released already, unknown, another spelling. Nothing changed for the ad kept.
+    for params in [
+      #"{"adId":"\#(released)"}"#, #"{"adId":"ad-unknown"}"#, #"{"adId": "\#(kept)"}"#,
+      #"{"adId":"\#(kept)","x":1}"#, #"{"x":1,"adId":"\#(kept)"}"#, #"{}"#, #"{"adId":null}"#,
+    ] {
+      let declined = try client.call("releaseAd", params)
+      #expect(declined["error"]?["code"] == .int(-32603), "\(params)")
+    }
+    #expect(try harness.service.manager.ad(kept).id == kept)
+  }
+
+  @Test func everyReleaseIsTheGeneralPathsByteForByte() throws {
+    let pair = Pair()
+    var ids: [String] = []
+    for _ in 0..<4 {
+      let (a, b) = pair.send(
+        #"{"jsonrpc":"2.0","id":0,"method":"loadAd","params":{"adUnitID":"\#(Units.direct)"}}"#)
+      #expect(a == b)
+      ids.append(try #require(try JSONParser().parseValue(a)["result"]?["ads"]?[0]?["adId"]?.text))
+    }
+    var releasedCount = 0
+    // Each ad twice (released, then unknown), in several spellings, and ads never loaded.
+    for id in ids + ids + ["ad-unknown", "", "\\u0061"] {
+      for params in [
+        #"{"adId":"\#(id)"}"#, #"{"adId":"\#(id)","x":1}"#, #"{ "adId":"\#(id)"}"#,
+        #"{"adId":1}"#, #"{"adId":null}"#, #"{}"#, #"[]"#,
+      ] {
+        for envelopeID in ["3", #""r-1""#] {
+          let line =
+            #"{"jsonrpc":"2.0","id":\#(envelopeID),"method":"releaseAd","params":\#(params)}"#
+          let (a, b) = pair.send(line)
+          #expect(a == b, "\(line)")
+          if a.contains(#""released":true"#) { releasedCount += 1 }
+        }
+      }
+    }
+    // Every ad was released once, by the first request naming it.
+    #expect(releasedCount == ids.count)
   }
 
   @Test func afterShutdownTheFastLayerIsNotTaken() throws {

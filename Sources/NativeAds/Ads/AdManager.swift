@@ -604,6 +604,13 @@ public final class AdManager {
     } catch {
       return .failure(error)
     }
+    return releaseNow(ad)
+  }
+
+  /// ``releaseNow(adId:)`` of an ad this process holds, found already (``ad(utf8:)``): nil when
+  /// the store would answer later.
+  public func releaseNow(_ ad: NativeAd) -> Result<Void, AdObjectError>? {
+    guard adsAreLocal else { return nil }
     let now = clock.now()
     guard let released = store.releaseNow(ad, at: now) else { return nil }
     return finishRelease(ad, released, at: now)

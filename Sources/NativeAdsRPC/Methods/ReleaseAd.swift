@@ -14,6 +14,23 @@ enum ReleaseAd: ServiceMethod {
 
   static func decode(_ params: Params) throws(RPCError) -> AdIDRequest { try AdIDRequest(params) }
 
+  /// The fast layer (``DirectHandler``): `{"adId": "<plain>"}` naming an ad of this process is
+  /// found by its bytes and released at once, through the same ``AdManager/releaseNow(_:)`` as
+  /// the handler, which answers the same. Anything else is declined before anything changes
+  /// (an unknown ad, another spelling, a fleet's shared store), and a release that failed
+  /// changed nothing either: the general path then answers, and words the error.
+  static func directHandler(for service: NativeAdsService) -> DirectHandler? {
+    let manager = service.manager
+    let adIdName = AdIDRequest.adIdField.name
+    return { [unowned(unsafe) manager] params, w in
+      guard let adId = params.string(adIdName), manager.adsAreLocal,
+        let ad = try? manager.ad(utf8: adId), case .success? = manager.releaseNow(ad)
+      else { return false }
+      result.write(true, into: &w)
+      return true
+    }
+  }
+
   static func handle(_ request: AdIDRequest, context: MethodContext, result w: inout JSONWriter)
     throws(RPCError)
   {
