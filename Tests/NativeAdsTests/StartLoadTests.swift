@@ -41,15 +41,20 @@ import Testing
     #expect(manager.ads.isEmpty)
   }
 
-  @Test func aLoadThatWaitsOnAnAdapterIsPendingAndAnswersOnce() throws {
+  /// A load of a waterfall unit whose only adapter holds it: pending.
+  private static func heldLoad() throws -> (AdManager, TestAdapter, PendingLoad) {
     let (manager, _, _) = M.manager(waterfall: [M.customEvent("NetworkA")])
     let adapter = TestAdapter(.hold)
     M.register(adapter, as: "NetworkA", in: manager)
     guard case .pending(let pending) = manager.startLoad(AdRequest(adUnitID: M.unit), owner: 1)
-    else {
-      Issue.record("a held adapter's load answered at once")
-      return
-    }
+    else { throw HeldLoadAnswered() }
+    return (manager, adapter, pending)
+  }
+
+  private struct HeldLoadAnswered: Error {}
+
+  @Test func aLoadThatWaitsOnAnAdapterIsPendingAndAnswersOnce() throws {
+    let (manager, adapter, pending) = try Self.heldLoad()
     #expect(manager.isAskingSources(pending.ticket))
     var results: [LoadResult] = []
     pending.onAnswer = { results.append($0) }
@@ -66,14 +71,7 @@ import Testing
   }
 
   @Test func aCancelledPendingLoadNeverAnswers() throws {
-    let (manager, _, _) = M.manager(waterfall: [M.customEvent("NetworkA")])
-    let adapter = TestAdapter(.hold)
-    M.register(adapter, as: "NetworkA", in: manager)
-    guard case .pending(let pending) = manager.startLoad(AdRequest(adUnitID: M.unit), owner: 1)
-    else {
-      Issue.record("a held adapter's load answered at once")
-      return
-    }
+    let (manager, adapter, pending) = try Self.heldLoad()
     var answered = 0
     pending.onAnswer = { _ in answered += 1 }
     #expect(manager.cancelLoad(pending.ticket))
