@@ -188,15 +188,7 @@ public final class AdManager {
       switch result {
       case .failure(let error): return .answered(.failure(error), ticket)
       case .success(let loaded):
-        let ads = liveAds(of: loaded, owner: owner, adUnitID: adUnitID, options: options)
-        // A store in this process's memory keeps them at once.
-        if let kept = store.insertNow(ads) {
-          return .answered(served(ads, kept, responseInfo: loaded.responseInfo), ticket)
-        }
-        let pending = PendingLoad(ticket: ticket)
-        keep(ads, loaded.responseInfo, ticket: ticket, completion: pending.answer)
-        if let early = pending.takeEarlyAnswer() { return .answered(early, ticket) }
-        return .pending(pending)
+        return serve(loaded, ticket: ticket, adUnitID: adUnitID, options: options)
       }
     }
     // Waiting on a source. Strong captures: an answer in flight keeps the manager alive until
@@ -207,13 +199,28 @@ public final class AdManager {
       switch result {
       case .failure(let error): pending.answer(.failure(error))
       case .success(let loaded):
-        let ads = liveAds(of: loaded, owner: owner, adUnitID: adUnitID, options: options)
-        if let kept = store.insertNow(ads) {
-          return pending.answer(served(ads, kept, responseInfo: loaded.responseInfo))
+        switch serve(loaded, ticket: ticket, adUnitID: adUnitID, options: options) {
+        case .answered(let served, _): pending.answer(served)
+        case .pending(let keeping): keeping.onAnswer = pending.answer
         }
-        keep(ads, loaded.responseInfo, ticket: ticket, completion: pending.answer)
       }
     }
+    return .pending(pending)
+  }
+
+  /// Makes live ads of what a load filled with and keeps them: answered when the store kept
+  /// them at once (one in this process's memory: no completion to make and call), pending
+  /// until a store that answers later has.
+  private func serve(
+    _ loaded: LoadFill, ticket: LoadTicket, adUnitID: String, options: LoaderOptions
+  ) -> LoadStart {
+    let ads = liveAds(of: loaded, owner: ticket.owner, adUnitID: adUnitID, options: options)
+    if let kept = store.insertNow(ads) {
+      return .answered(served(ads, kept, responseInfo: loaded.responseInfo), ticket)
+    }
+    let pending = PendingLoad(ticket: ticket)
+    keep(ads, loaded.responseInfo, ticket: ticket, completion: pending.answer)
+    if let early = pending.takeEarlyAnswer() { return .answered(early, ticket) }
     return .pending(pending)
   }
 
