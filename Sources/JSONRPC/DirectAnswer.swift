@@ -5,7 +5,8 @@ import ByteKeys
 ///
 /// For the few methods whose common request is a lookup and a copy of pre-encoded bytes
 /// (`stringForKey`: an ad and a key), or a lookup and a change made at once (`releaseAd` of an
-/// ad this process holds: it declines before changing anything, unless the change succeeded). The handler writes the result value and returns true,
+/// ad this process holds: it declines before changing anything, unless the change succeeded).
+/// The handler writes the result value and returns true,
 /// or writes nothing and returns false ("declines"), and the request then takes the general
 /// path (parse, decode, the method's handler), which answers it or words its error. A direct
 /// handler only ever answers what the general path would answer the same way, byte for byte:

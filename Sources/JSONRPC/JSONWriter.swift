@@ -134,16 +134,17 @@ public struct JSONWriter {
       return
     }
     let micros = UInt64((v * 1_000_000).rounded())
-    var whole = micros / 1_000_000
+    let wholePart = micros / 1_000_000
     var fraction = micros % 1_000_000
     // At most 12 digits (below 1e12), a point and 6 fraction digits: one reservation.
     let to = bytes.reserveFree(19)
     var n = 1
-    while whole >= 10 {
+    var rest = wholePart / 10
+    while rest > 0 {
       n += 1
-      whole /= 10
+      rest /= 10
     }
-    whole = micros / 1_000_000
+    var whole = wholePart
     var i = n
     repeat {
       i -= 1

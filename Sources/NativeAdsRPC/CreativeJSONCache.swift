@@ -43,9 +43,9 @@ final class CreativeJSONCache {
   }
 
   /// The members that follow `"adId"` in an Ad object, starting with a comma:
-  /// `,"kind":...,"headline":...,"mediaContent":{...},"adChoices":...`. For the reply of the load that
-  /// made `ad`, when its creative is the inventory's current one under its ID: the encodings
-  /// are shared by every ad of that creative until the store changes it.
+  /// `,"kind":...,"headline":...,"mediaContent":{...},"adChoices":...`. For the reply of the
+  /// load that made `ad`, when its creative is the inventory's current one under its ID: the
+  /// encodings are shared by every ad of that creative until the store changes it.
   func fragment(for ad: NativeAd, inventory: Inventory) -> ByteBuffer {
     let encoded: EncodedCreative
     if ad.mediation != nil

@@ -36,9 +36,6 @@ final class WaterfallEngine {
     (Array(active.values) + starting.filter { !$0.isFinished }).sorted { $0.number < $1.number }
   }
 
-  /// The number the next load started will have.
-  var nextLoadNumber: UInt64 { loadCounter + 1 }
-
   /// Runs `plan`; `completion` gets the fills or the failure, exactly once (unless the load is
   /// cancelled). Returns the load (finished already when every source answered at once).
   @discardableResult

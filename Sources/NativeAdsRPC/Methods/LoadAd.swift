@@ -189,16 +189,7 @@ enum LoadAd: ServiceMethod {
       let ticket = pending.ticket
       reply.onCancel = { manager.cancelLoad(ticket) }
       reply.cancelsWhenInputEnds = { manager.isAskingSources(ticket) }
-      let adUnitID = request.adUnitID
-      pending.onAnswer = { result in
-        switch result {
-        case .success(let loaded): reply.resolve { w in write(loaded, service: service, into: &w) }
-        case .failure(let error): reply.reject(error.rpcError)
-        }
-        if !service.inspectors.isEmpty {
-          service.inspect(result, adUnitID: adUnitID, owner: owner)
-        }
-      }
+      pending.onAnswer = answering(reply, request.adUnitID, owner: owner, service)
     }
   }
 
@@ -226,20 +217,27 @@ enum LoadAd: ServiceMethod {
     replica.catchUp { caught in
       guard !started.cancelled else { return }
       if case .failure(let unavailable) = caught { return reply.reject(unavailable.rpcError()) }
-      let done: LoadCompletion = { result in
-        switch result {
-        case .success(let loaded): reply.resolve { w in write(loaded, service: service, into: &w) }
-        case .failure(let error): reply.reject(error.rpcError)
-        }
-      }
       started.ticket = manager.load(
         request, response: response, owner: owner,
-        completion: service.inspectors.isEmpty
-          ? done : inspected(done, request.adUnitID, owner: owner, service))
+        completion: answering(reply, request.adUnitID, owner: owner, service))
     }
   }
 
   typealias LoadCompletion = (LoadResult) -> Void
+
+  /// The completion of a load answered later: the deferred reply resolved or rejected, then
+  /// the inspector's watchers told (``inspected(_:_:owner:_:)``).
+  private static func answering(
+    _ reply: DeferredReply, _ adUnitID: String, owner: UInt64, _ service: NativeAdsService
+  ) -> LoadCompletion {
+    let done: LoadCompletion = { result in
+      switch result {
+      case .success(let loaded): reply.resolve { w in write(loaded, service: service, into: &w) }
+      case .failure(let error): reply.reject(error.rpcError)
+      }
+    }
+    return service.inspectors.isEmpty ? done : inspected(done, adUnitID, owner: owner, service)
+  }
 
   /// `completion`, and then the inspector's watchers told of the load's end
   /// (``InspectorWatch``; used only while there are some).
