@@ -190,6 +190,13 @@ private final class AtOnceSource: NamedSource {
   }
 }
 
+extension WaterfallEngine.Started {
+  /// The load when it waits on a source.
+  fileprivate var waitingLoad: WaterfallLoad? {
+    if case .waiting(let run) = self { run } else { nil }
+  }
+}
+
 /// What a load's completion got.
 private final class Outcomes {
   var all: [Result<LoadFill, AdLoadError>] = []
@@ -236,7 +243,7 @@ enum WaterfallEnding: String, CaseIterable, Sendable {
   private func start(
     _ sources: [any AdSource], owner: OwnerID = 1, deadlineMs: UInt64? = nil,
     unit: String = "test/engine"
-  ) -> (load: WaterfallLoad, outcomes: Outcomes) {
+  ) -> (load: WaterfallEngine.Started, outcomes: Outcomes) {
     let outcomes = Outcomes()
     let load = engine.start(plan(sources, owner: owner, deadlineMs: deadlineMs, unit: unit)) {
       outcomes.all.append($0)
@@ -627,14 +634,20 @@ enum WaterfallEnding: String, CaseIterable, Sendable {
 
   // MARK: Memory
 
-  @Test func aLoadThatFinishesAtOnceIsFreed() {
-    weak var load: WaterfallLoad?
+  @Test func aLoadThatFinishesAtOnceIsNotKept() {
     let outcomes = Outcomes()
-    load = engine.start(plan([ImmediateSource("Filler") { $0.fill("ad") }], deadlineMs: 100)) {
+    let started = engine.start(
+      plan([ImmediateSource("Filler") { $0.fill("ad") }], deadlineMs: 100)
+    ) {
       outcomes.all.append($0)
     }
-    #expect(load == nil)
+    guard case .finished = started else {
+      Issue.record("a load answered inside start came back \(started)")
+      return
+    }
     #expect(outcomes.all.count == 1)
+    #expect(engine.inFlightCount == 0)
+    #expect(scheduler.pendingCount == 0)  // its deadline was cancelled
   }
 
   @Test(arguments: WaterfallEnding.allCases)
@@ -642,9 +655,10 @@ enum WaterfallEnding: String, CaseIterable, Sendable {
     let source = LaterSource("Held", timeoutMs: 500, answerer: 9)
     let outcomes = Outcomes()
     weak var load: WaterfallLoad?
-    load = engine.start(plan([source], deadlineMs: ending == .deadlinePassed ? 200 : 5000)) {
-      outcomes.all.append($0)
-    }
+    load =
+      engine.start(plan([source], deadlineMs: ending == .deadlinePassed ? 200 : 5000)) {
+        outcomes.all.append($0)
+      }.waitingLoad
     #expect(load != nil)  // the engine holds it while in flight
     switch ending {
     case .answered: source.answer(source.fill("ad"))
@@ -665,7 +679,7 @@ enum WaterfallEnding: String, CaseIterable, Sendable {
 
   // MARK: Answers at once
 
-  @Test func aSourceThatAnswersNowIsNotAskedWithACompletionAndTheLoadHoldsItsResult() throws {
+  @Test func aSourceThatAnswersNowIsNotAskedWithACompletionAndStartReturnsTheResult() throws {
     let log = AskLog()
     let first = AtOnceSource("First", log: log) { $0.failure(.failed(TestAdapter.error)) }
     let second = AtOnceSource("Second", log: log) { $0.fill("second-ad") }
@@ -673,10 +687,8 @@ enum WaterfallEnding: String, CaseIterable, Sendable {
     #expect(log.names == ["First network", "Second network"])
     #expect(first.answeredNow == 1 && second.answeredNow == 1)
     #expect(first.asked.isEmpty && second.asked.isEmpty)
-    #expect(load.isFinished)
-    #expect(load.completion == nil)
-    guard case .success(let fill)? = load.resultAtOnce else {
-      Issue.record("no result kept: \(String(describing: load.resultAtOnce))")
+    guard case .finished(_, .success(let fill)) = load else {
+      Issue.record("no result at once: \(load)")
       return
     }
     #expect(fill.fills.map(\.creative.id) == ["second-ad"])
@@ -691,16 +703,54 @@ enum WaterfallEnding: String, CaseIterable, Sendable {
     let (load, outcomes) = start([source])
     #expect(outcomes.all.count == 1)
     #expect(outcomes.fill?.fills.map(\.creative.id) == ["ad"])
-    #expect(load.resultAtOnce == nil)
     #expect(load.isFinished)
+  }
+
+  @Test func aFirstSourceThatFillsAtOnceGivesTheLoadsWholeResponseInfo() throws {
+    let source = AtOnceSource("Only") { $0.fill("ad") }
+    let started = engine.start(plan([source, AtOnceSource("Unasked") { $0.fill("other") }]))
+    guard case .finished(let number, .success(let fill)) = started else {
+      Issue.record("no result at once: \(started)")
+      return
+    }
+    #expect(number == started.number && number > 0)
+    #expect(fill.fills.map(\.creative.id) == ["ad"])
+    #expect(entries(fill.responseInfo) == [source.entry()])
+    #expect(fill.responseInfo.loadedAdNetworkResponseInfo == source.entry())
+    #expect(fill.responseInfo.responseIdentifier == "response:test/engine")
+    #expect(fill.responseInfo.isTestRequest == true)
+    #expect(engine.inFlightCount == 0)
+    // The next load gets the next number.
+    #expect(engine.start(plan([source])).number == number + 1)
+  }
+
+  @Test func aFirstSourceThatFailsAtOnceLeavesTheDeadlineToTheLoad() throws {
+    let first = AtOnceSource("First") { $0.failure(.failed(TestAdapter.error)) }
+    let later = LaterSource("Later", timeoutMs: 1000)
+    let (load, outcomes) = start([first, later], deadlineMs: 200)
+    #expect(!load.isFinished)
+    #expect(later.asks.count == 1)
+    scheduler.advance(by: 200)
+    #expect(outcomes.error?.code == .timeout)
+    #expect(
+      entries(outcomes.error?.responseInfo)
+        == [
+          first.entry(error: TestAdapter.error),
+          later.entry(latency: 0.2, error: .deadlinePassed(milliseconds: 200)),
+        ])
+    #expect(later.asks[0].abandonCount == 1)
+    #expect(engine.inFlightCount == 0)
+    #expect(scheduler.pendingCount == 0)
   }
 
   @Test func aLoadThatWaitsAnswersTheCompletionSetAfterItStarted() throws {
     let first = AtOnceSource("First") { $0.failure(.failed(TestAdapter.error)) }
     let later = LaterSource("Later", timeoutMs: 1000)
-    let load = engine.start(plan([first, later]))
+    guard case .waiting(let load) = engine.start(plan([first, later])) else {
+      Issue.record("a load that waits came back finished")
+      return
+    }
     #expect(!load.isFinished)
-    #expect(load.resultAtOnce == nil)
     #expect(engine.inFlightCount == 1)
     let outcomes = Outcomes()
     load.completion = { outcomes.all.append($0) }
@@ -711,7 +761,6 @@ enum WaterfallEnding: String, CaseIterable, Sendable {
     #expect(
       entries(outcomes.fill?.responseInfo)
         == [first.entry(error: TestAdapter.error), later.entry(latency: 0.1)])
-    #expect(load.resultAtOnce == nil)
     #expect(engine.inFlightCount == 0)
   }
 }

@@ -179,17 +179,16 @@ public final class AdManager {
       seed: request.seed ?? SeedSequence.mix(seed, loadCounter),
       deadlineMs: mediated ? unit.deadlineMs ?? mediationDeadlineMs : nil,
       responseIdentifier: responseIdentifier)
-    let run = engine.start(plan)
-    let ticket = LoadTicket(number: run.number, owner: owner)
+    let started = engine.start(plan)
+    let ticket = LoadTicket(number: started.number, owner: owner)
     // The unit's ID alone, not the request: capturing the request would copy all its fields.
     let adUnitID = request.adUnitID
-    if let result = run.resultAtOnce {
-      run.resultAtOnce = nil
-      switch result {
-      case .failure(let error): return .answered(.failure(error), ticket)
-      case .success(let loaded):
-        return serve(loaded, ticket: ticket, adUnitID: adUnitID, options: options)
-      }
+    let run: WaterfallLoad
+    switch started {
+    case .finished(_, .failure(let error)): return .answered(.failure(error), ticket)
+    case .finished(_, .success(let loaded)):
+      return serve(loaded, ticket: ticket, adUnitID: adUnitID, options: options)
+    case .waiting(let waiting): run = waiting
     }
     // Waiting on a source. Strong captures: an answer in flight keeps the manager alive until
     // it comes (a weak reference would give the manager a side table, and every retain of it

@@ -67,7 +67,7 @@ final class WaterfallLoad {
   /// caller of ``WaterfallEngine/start(_:)`` sets it.
   var completion: Completion?
   /// The result of a load that finished before it had a completion (its sources answered
-  /// inside ``WaterfallEngine/start(_:)``), for the caller to take.
+  /// inside ``WaterfallEngine/start(_:)``), until `start` hands it over.
   var resultAtOnce: Result<LoadFill, AdLoadError>?
   /// Whether the load has finished (or was cancelled).
   var isFinished = false

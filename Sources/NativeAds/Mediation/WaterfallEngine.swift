@@ -36,42 +36,91 @@ final class WaterfallEngine {
     (Array(active.values) + starting.filter { !$0.isFinished }).sorted { $0.number < $1.number }
   }
 
-  /// Runs `plan`; `completion` gets the fills or the failure, exactly once (unless the load is
-  /// cancelled). Returns the load (finished already when every source answered at once).
-  @discardableResult
-  func start(_ plan: LoadPlan, completion: @escaping WaterfallLoad.Completion) -> WaterfallLoad {
-    let run = start(plan)
-    if let result = run.resultAtOnce {
-      run.resultAtOnce = nil
-      completion(result)
-    } else if !run.isFinished {
-      run.completion = completion
+  /// How ``start(_:)`` left a load.
+  enum Started {
+    /// Its sources answered inside the call: the load is over, and never waited.
+    case finished(number: UInt64, Result<LoadFill, AdLoadError>)
+    /// It waits on a source (or a source cancelled it while asked): the caller sets its
+    /// ``WaterfallLoad/completion`` before returning to the loop, and it gets the result
+    /// exactly once (unless the load is cancelled).
+    case waiting(WaterfallLoad)
+
+    /// The engine's number for the load (1, 2, ...).
+    var number: UInt64 {
+      switch self {
+      case .finished(let number, _): number
+      case .waiting(let run): run.number
+      }
     }
-    return run
+
+    /// Whether the load is over (answered, failed or cancelled).
+    var isFinished: Bool {
+      switch self {
+      case .finished: true
+      case .waiting(let run): run.isFinished
+      }
+    }
   }
 
-  /// Runs `plan` with no completion yet: when its sources answered at once the load is finished
-  /// and holds its ``WaterfallLoad/resultAtOnce`` (no completion made or called); otherwise the
-  /// caller sets ``WaterfallLoad/completion`` before returning to the loop, and it gets the
-  /// result exactly once (unless the load is cancelled).
-  func start(_ plan: LoadPlan) -> WaterfallLoad {
+  /// Runs `plan`; `completion` gets the fills or the failure, exactly once (unless the load is
+  /// cancelled), at once when every source asked answered at once.
+  @discardableResult
+  func start(_ plan: LoadPlan, completion: @escaping WaterfallLoad.Completion) -> Started {
+    let started = start(plan)
+    switch started {
+    case .finished(_, let result): completion(result)
+    case .waiting(let run): if !run.isFinished { run.completion = completion }
+    }
+    return started
+  }
+
+  /// Runs `plan` with no completion yet. A load whose sources answer at once comes back
+  /// ``Started/finished(number:_:)`` with its result (no completion made or called); one that
+  /// waits comes back ``Started/waiting(_:)``.
+  ///
+  /// The common load, whose first source answers at once and fills, keeps no state at all: it
+  /// is asked and answered here, and the same ``filled(_:_:askedAt:tried:)`` makes its fill.
+  func start(_ plan: LoadPlan) -> Started {
     loadCounter += 1
-    let run = WaterfallLoad(number: loadCounter, plan: plan)
+    let number = loadCounter
+    // The first source's failure when it answered at once.
+    var failedAtOnce: (answer: SourceAnswer, failure: SourceAnswer.Failure, askedAt: Double)?
+    if let source = plan.sources.first {
+      let askedAt = clock.now()
+      if let answer = source.answerNow(SourceAsk(plan: plan)) {
+        guard let failure = answer.failure else {
+          var tried: [AdNetworkInfo] = []
+          let fill = filled(plan, answer, askedAt: askedAt, tried: &tried)
+          return .finished(number: number, .success(fill))
+        }
+        failedAtOnce = (answer, failure, askedAt)
+      }
+    }
+    let run = WaterfallLoad(number: number, plan: plan)
     if let scheduler, let deadlineMs = plan.deadlineMs {
-      let number = run.number
       run.deadlineWork = scheduler.schedule(after: deadlineMs) { [self] in
         guard let run = load(numbered: number) else { return }
         deadlinePassed(run, deadlineMs: deadlineMs)
       }
     }
     starting.append(run)
+    if let (answer, failure, askedAt) = failedAtOnce {
+      // Recorded as the failure of a source that was waited on; the next source is asked.
+      run.nextSource = 1
+      sourceFailed(
+        run, askedAt: askedAt, failure, className: answer.adNetworkClassName,
+        sourceName: answer.adSourceName)
+    }
     advance(run)
     starting.removeLast()
+    if let result = run.resultAtOnce {
+      return .finished(number: number, result)
+    }
     if !run.isFinished {
       run.isListed = true
       active[run.number] = run
     }
-    return run
+    return .waiting(run)
   }
 
   /// The load in flight numbered `number`, if any.
@@ -104,7 +153,7 @@ final class WaterfallEngine {
         continue
       }
       stopWaiting(run, abandoning: .answererLeft)
-      sourceFailed(run, waiting, .failed(.adapterConnectionClosed))
+      sourceFailed(run, askedAt: waiting.askedAt, .failed(.adapterConnectionClosed))
       advance(run)
     }
   }
@@ -180,17 +229,28 @@ final class WaterfallEngine {
     stopWaiting(run, abandoning: nil)
     if let failure = answer.failure {
       sourceFailed(
-        run, waiting, failure, className: answer.adNetworkClassName,
+        run, askedAt: waiting.askedAt, failure, className: answer.adNetworkClassName,
         sourceName: answer.adSourceName)
       advance(run)
       return
     }
+    finish(run, .success(filled(run.plan, answer, askedAt: waiting.askedAt, tried: &run.tried)))
+  }
+
+  /// The fill of a load whose source, asked at `askedAt`, filled with `answer`: its entry is
+  /// added to `tried`, and the response info shows it loaded.
+  private func filled(
+    _ plan: LoadPlan, _ answer: SourceAnswer, askedAt: Double, tried: inout [AdNetworkInfo]
+  ) -> LoadFill {
     let entry = AdNetworkInfo(
       adNetworkClassName: answer.adNetworkClassName, adSourceName: answer.adSourceName,
-      latency: max(0, clock.now() - waiting.askedAt), error: nil)
-    run.tried.append(entry)
-    finish(
-      run, .success(LoadFill(fills: answer.fills, responseInfo: run.responseInfo(loaded: entry))))
+      latency: max(0, clock.now() - askedAt), error: nil)
+    tried.append(entry)
+    return LoadFill(
+      fills: answer.fills,
+      responseInfo: ResponseInfo(
+        responseIdentifier: plan.responseIdentifier, isTestRequest: plan.request.isTestRequest,
+        loaded: entry, tried: tried))
   }
 
   /// The source `run` waits on got no answer within its timeout.
@@ -199,7 +259,7 @@ final class WaterfallEngine {
       let timeoutMs = waiting.timeoutMs
     else { return }
     stopWaiting(run, abandoning: .timedOut)
-    sourceFailed(run, waiting, .failed(.adapterTimeout(milliseconds: timeoutMs)))
+    sourceFailed(run, askedAt: waiting.askedAt, .failed(.adapterTimeout(milliseconds: timeoutMs)))
     advance(run)
   }
 
@@ -209,7 +269,8 @@ final class WaterfallEngine {
     run.deadlineWork = nil
     if let waiting = run.waiting {
       stopWaiting(run, abandoning: .deadlinePassed)
-      sourceFailed(run, waiting, .failed(.deadlinePassed(milliseconds: deadlineMs)))
+      sourceFailed(
+        run, askedAt: waiting.askedAt, .failed(.deadlinePassed(milliseconds: deadlineMs)))
     }
     finish(
       run,
@@ -233,18 +294,18 @@ final class WaterfallEngine {
 
   /// Records the failure of the source `run` waited on.
   private func sourceFailed(
-    _ run: WaterfallLoad, _ waiting: WaterfallLoad.Waiting, _ failure: SourceAnswer.Failure,
+    _ run: WaterfallLoad, askedAt: Double, _ failure: SourceAnswer.Failure,
     className: String? = nil, sourceName: String? = nil
   ) {
     let latency: Double
     switch failure {
     case .failed(let error):
       if error.isNetworkError { run.sawNetworkError = true }
-      latency = max(0, clock.now() - waiting.askedAt)
+      latency = max(0, clock.now() - askedAt)
     case .skipped: latency = 0
     case .invalidResponse(let error, let field):
       run.invalidResponse = (error, field)
-      latency = max(0, clock.now() - waiting.askedAt)
+      latency = max(0, clock.now() - askedAt)
     case .missingAdapter:
       run.missingAdapters += 1
       latency = 0
