@@ -175,6 +175,21 @@ public struct JSONWriter {
     needsComma = true
   }
 
+  /// A string whose UTF-8 bytes are `text`, which the caller knows needs no escape (no
+  /// control character, quote or backslash): copied between quotes as it is.
+  public mutating func string(needingNoEscape text: UnsafeRawBufferPointer) {
+    assert(!text.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }, "a byte needs an escape")
+    let n = text.count
+    let to = bytes.reserveFree(n + 2)
+    to.pointee = UInt8(ascii: "\"")
+    if let base = text.baseAddress {
+      (to + 1).update(from: base.assumingMemoryBound(to: UInt8.self), count: n)
+    }
+    (to + 1 + n).pointee = UInt8(ascii: "\"")
+    bytes.written.count += n + 2
+    needsComma = true
+  }
+
   public mutating func string(_ s: String?) {
     if let s { string(s) } else { null() }
   }

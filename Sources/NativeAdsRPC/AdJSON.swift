@@ -70,7 +70,14 @@ enum AdJSON {
   ) {
     w.beginObject()
     w.key("responseIdentifier")
-    w.string(info.responseIdentifier)
+    let identifier = info.identifier
+    identifier.withUTF8 { text in
+      if identifier.needsNoEscape {
+        w.string(needingNoEscape: text)
+      } else {
+        w.string(String(decoding: text, as: UTF8.self))
+      }
+    }
     w.key("loadedAdNetworkResponseInfo")
     var loaded = JSONWriter.WrittenOnce()
     if let entry = info.loadedAdNetworkResponseInfo {
@@ -80,15 +87,13 @@ enum AdJSON {
     }
     w.key("adNetworkInfoArray")
     w.beginArray()
-    let tried = info.adNetworkInfoArray
-    let copiesLast = loaded.isWritten && info.loadedIsLastTried
-    for index in tried.indices {
+    for entry in info.triedBeforeLoaded {
       w.element()
-      if copiesLast, index == tried.count - 1 {
-        loaded.write(into: &w) { _ in }
-      } else {
-        write(tried[index], names: names, into: &w)
-      }
+      write(entry, names: names, into: &w)
+    }
+    if info.loadedIsLastTried {
+      w.element()
+      loaded.write(into: &w) { _ in }
     }
     w.endArray()
     if let isTestRequest = info.isTestRequest {

@@ -75,7 +75,25 @@ import Testing
       // nothing tried
       ResponseInfo(
         responseIdentifier: "id-5", loadedAdNetworkResponseInfo: nil, adNetworkInfoArray: []),
+      // filled at the first source (no array kept), with a drawn identifier (copied as it is)
+      drawn,
+      // an identifier that needs escapes
+      ResponseInfo(
+        responseIdentifier: "id \"6\"\n\\é", loadedAdNetworkResponseInfo: b,
+        adNetworkInfoArray: [b]),
+      // the loaded entry tried before another source (written in full at its place)
+      ResponseInfo(
+        responseIdentifier: "id-7", loadedAdNetworkResponseInfo: b, adNetworkInfoArray: [b, a]),
     ]
+  }()
+
+  private static let drawn: ResponseInfo = {
+    let b = entry("B", latency: 0.25)
+    var info = ResponseInfo(
+      responseIdentifier: "", loadedAdNetworkResponseInfo: b, adNetworkInfoArray: [b])
+    var random = SplitMix64(seed: 11)
+    info.identifier = ResponseIdentifier(drawingFrom: &random)
+    return info
   }()
 
   @Test func everyResponseInfoIsWrittenAsItsMembersSay() throws {

@@ -237,7 +237,7 @@ enum WaterfallEnding: String, CaseIterable, Sendable {
     return LoadPlan(
       request: AdRequest(adUnitID: unit, isTestRequest: true),
       unit: AdUnit(id: unit, creativeIDs: []), owner: owner, sources: sources, options: options,
-      seed: 7, deadlineMs: deadlineMs, responseIdentifier: "response:" + unit)
+      seed: 7, deadlineMs: deadlineMs, responseIdentifier: ResponseIdentifier("response:" + unit))
   }
 
   private func start(

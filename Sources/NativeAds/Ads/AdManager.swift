@@ -140,14 +140,14 @@ public final class AdManager {
   public func startLoad(_ request: AdRequest, response: AdResponse? = nil, owner: OwnerID)
     -> LoadStart
   {
-    let responseIdentifier = random.base64URLIdentifier(length: 24)
+    let responseIdentifier = ResponseIdentifier(drawingFrom: &random)
     func invalid(_ detail: String) -> LoadStart {
       .answered(
         .failure(
           AdLoadError(
             code: .invalidRequest, message: "Invalid request: " + detail,
             responseInfo: ResponseInfo(
-              responseIdentifier: responseIdentifier, isTestRequest: request.isTestRequest,
+              identifier: responseIdentifier, isTestRequest: request.isTestRequest,
               loaded: nil, tried: []))), nil)
     }
     let problem: String?

@@ -18,11 +18,12 @@ final class LoadPlan {
   /// The whole load's deadline in milliseconds; nil for none.
   let deadlineMs: UInt64?
   /// The response identifier of the load.
-  let responseIdentifier: String
+  let responseIdentifier: ResponseIdentifier
 
   init(
     request: AdRequest, unit: AdUnit, owner: OwnerID, sources: [any AdSource],
-    options: LoaderOptions, seed: UInt64, deadlineMs: UInt64?, responseIdentifier: String
+    options: LoaderOptions, seed: UInt64, deadlineMs: UInt64?,
+    responseIdentifier: ResponseIdentifier
   ) {
     self.request = request
     self.unit = unit
@@ -100,7 +101,7 @@ final class WaterfallLoad {
   /// filled (nil on failure).
   func responseInfo(loaded: AdNetworkInfo?) -> ResponseInfo {
     ResponseInfo(
-      responseIdentifier: plan.responseIdentifier, isTestRequest: plan.request.isTestRequest,
+      identifier: plan.responseIdentifier, isTestRequest: plan.request.isTestRequest,
       loaded: loaded, tried: tried)
   }
 }

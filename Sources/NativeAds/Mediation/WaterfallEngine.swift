@@ -89,8 +89,7 @@ final class WaterfallEngine {
       let askedAt = clock.now()
       if let answer = source.answerNow(SourceAsk(plan: plan)) {
         guard let failure = answer.failure else {
-          var tried: [AdNetworkInfo] = []
-          let fill = filled(plan, answer, askedAt: askedAt, tried: &tried)
+          let fill = filled(plan, answer, askedAt: askedAt, after: [])
           return .finished(number: number, .success(fill))
         }
         failedAtOnce = (answer, failure, askedAt)
@@ -234,23 +233,22 @@ final class WaterfallEngine {
       advance(run)
       return
     }
-    finish(run, .success(filled(run.plan, answer, askedAt: waiting.askedAt, tried: &run.tried)))
+    finish(run, .success(filled(run.plan, answer, askedAt: waiting.askedAt, after: run.tried)))
   }
 
-  /// The fill of a load whose source, asked at `askedAt`, filled with `answer`: its entry is
-  /// added to `tried`, and the response info shows it loaded.
+  /// The fill of a load whose source, asked at `askedAt`, filled with `answer` after the
+  /// sources `tried` failed: the response info shows it loaded, tried last.
   private func filled(
-    _ plan: LoadPlan, _ answer: SourceAnswer, askedAt: Double, tried: inout [AdNetworkInfo]
+    _ plan: LoadPlan, _ answer: SourceAnswer, askedAt: Double, after tried: [AdNetworkInfo]
   ) -> LoadFill {
     let entry = AdNetworkInfo(
       adNetworkClassName: answer.adNetworkClassName, adSourceName: answer.adSourceName,
       latency: max(0, clock.now() - askedAt), error: nil)
-    tried.append(entry)
     return LoadFill(
       fills: answer.fills,
       responseInfo: ResponseInfo(
-        responseIdentifier: plan.responseIdentifier, isTestRequest: plan.request.isTestRequest,
-        loaded: entry, tried: tried))
+        identifier: plan.responseIdentifier, isTestRequest: plan.request.isTestRequest,
+        loaded: entry, after: tried))
   }
 
   /// The source `run` waits on got no answer within its timeout.

@@ -13,28 +13,43 @@ extension SplitMix64 {
     identifier(length: length, alphabet: Self.hexAlphabet, bitsPerCharacter: 4)
   }
 
+  /// Fills `out` with random base64url characters: the ones `base64URLIdentifier(length:)`
+  /// gives for `out.count`.
+  mutating func base64URLCharacters(into out: UnsafeMutableRawBufferPointer) {
+    draw(into: out, alphabet: Self.base64URLAlphabet, bitsPerCharacter: 6)
+  }
+
   private mutating func identifier(length: Int, alphabet: [UInt8], bitsPerCharacter: Int)
     -> String
   {
-    // Written straight into the string's storage: no array in between (a response ID is made
-    // on every load). Each draw gives as many whole characters as its 64 bits hold, lowest bits
-    // first; the bits left over are dropped.
+    // Written straight into the string's storage: no array in between.
+    String(unsafeUninitializedCapacity: length) { out in
+      draw(
+        into: UnsafeMutableRawBufferPointer(out), alphabet: alphabet,
+        bitsPerCharacter: bitsPerCharacter)
+      return length
+    }
+  }
+
+  /// Each draw gives as many whole characters as its 64 bits hold, lowest bits first; the bits
+  /// left over are dropped.
+  private mutating func draw(
+    into out: UnsafeMutableRawBufferPointer, alphabet: [UInt8], bitsPerCharacter: Int
+  ) {
     let mask = UInt64(alphabet.count - 1)
     let shift = UInt64(bitsPerCharacter)
     let perDraw = 64 / bitsPerCharacter
-    return alphabet.withUnsafeBufferPointer { letters in
-      String(unsafeUninitializedCapacity: length) { out in
-        var i = 0
-        while i < length {
-          var bits = next()
-          let end = Swift.min(i + perDraw, length)
-          while i < end {
-            out[i] = letters[Int(bits & mask)]
-            bits &>>= shift
-            i += 1
-          }
+    let length = out.count
+    alphabet.withUnsafeBufferPointer { letters in
+      var i = 0
+      while i < length {
+        var bits = next()
+        let end = Swift.min(i + perDraw, length)
+        while i < end {
+          out[i] = letters[Int(bits & mask)]
+          bits &>>= shift
+          i += 1
         }
-        return length
       }
     }
   }

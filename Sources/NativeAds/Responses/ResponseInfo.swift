@@ -2,21 +2,43 @@
 ///
 /// A value kept in one immutable reference: the load, its reply and every ad it made share it
 /// at the cost of one reference count (a copy of the fields would count each string and
-/// array). Setting a member makes a new one.
+/// array). Setting a member makes a new one. The entry of the source that filled is kept once:
+/// a load that filled at its first source (the common one) keeps no array at all.
 public struct ResponseInfo: Sendable, Equatable {
   private final class Fields: Sendable {
-    let responseIdentifier: String
-    let loadedAdNetworkResponseInfo: AdNetworkInfo?
-    let adNetworkInfoArray: [AdNetworkInfo]
+    let identifier: ResponseIdentifier
+    let loaded: AdNetworkInfo?
+    /// The entries tried, in order, but the last when it is `loaded`'s.
+    let triedBeforeLoaded: [AdNetworkInfo]
+    let loadedIsLastTried: Bool
     let isTestRequest: Bool?
 
+    /// Any shape: `tried` is every entry, whichever `loaded` is.
     init(
-      _ responseIdentifier: String, _ loaded: AdNetworkInfo?, _ tried: [AdNetworkInfo],
+      _ identifier: ResponseIdentifier, _ loaded: AdNetworkInfo?, _ tried: [AdNetworkInfo],
       _ isTestRequest: Bool?
     ) {
-      self.responseIdentifier = responseIdentifier
-      self.loadedAdNetworkResponseInfo = loaded
-      self.adNetworkInfoArray = tried
+      self.identifier = identifier
+      self.loaded = loaded
+      self.isTestRequest = isTestRequest
+      if let loaded, tried.last == loaded {
+        triedBeforeLoaded = Array(tried.dropLast())
+        loadedIsLastTried = true
+      } else {
+        triedBeforeLoaded = tried
+        loadedIsLastTried = false
+      }
+    }
+
+    /// A load that filled: `loaded` was tried last, after `before`.
+    init(
+      _ identifier: ResponseIdentifier, loaded: AdNetworkInfo, after before: [AdNetworkInfo],
+      _ isTestRequest: Bool?
+    ) {
+      self.identifier = identifier
+      self.loaded = loaded
+      self.triedBeforeLoaded = before
+      self.loadedIsLastTried = true
       self.isTestRequest = isTestRequest
     }
   }
@@ -25,63 +47,80 @@ public struct ResponseInfo: Sendable, Equatable {
 
   /// An identifier for this response, fresh for every load.
   public var responseIdentifier: String {
-    get { fields.responseIdentifier }
+    get { fields.identifier.description }
+    set { identifier = ResponseIdentifier(newValue) }
+  }
+  /// ``responseIdentifier`` as the load keeps it (no string made to read it).
+  public var identifier: ResponseIdentifier {
+    get { fields.identifier }
     set {
-      fields = Fields(
-        newValue, fields.loadedAdNetworkResponseInfo, adNetworkInfoArray, isTestRequest)
+      fields = Fields(newValue, fields.loaded, adNetworkInfoArray, isTestRequest)
     }
   }
   /// The source that filled the request, or nil when none did.
   public var loadedAdNetworkResponseInfo: AdNetworkInfo? {
-    get { fields.loadedAdNetworkResponseInfo }
-    set { fields = Fields(responseIdentifier, newValue, adNetworkInfoArray, isTestRequest) }
+    get { fields.loaded }
+    set { fields = Fields(identifier, newValue, adNetworkInfoArray, isTestRequest) }
   }
   /// Every source tried, in order.
   public var adNetworkInfoArray: [AdNetworkInfo] {
-    get { fields.adNetworkInfoArray }
-    set {
-      fields = Fields(responseIdentifier, loadedAdNetworkResponseInfo, newValue, isTestRequest)
+    get {
+      guard fields.loadedIsLastTried, let loaded = fields.loaded else {
+        return fields.triedBeforeLoaded
+      }
+      return fields.triedBeforeLoaded + [loaded]
     }
+    set { fields = Fields(identifier, fields.loaded, newValue, isTestRequest) }
   }
   /// The request's `isTestRequest`, when it gave one.
   public var isTestRequest: Bool? {
     get { fields.isTestRequest }
-    set {
-      fields = Fields(responseIdentifier, loadedAdNetworkResponseInfo, adNetworkInfoArray, newValue)
-    }
+    set { fields = Fields(identifier, fields.loaded, adNetworkInfoArray, newValue) }
   }
+
+  /// Whether the source that filled is the last one tried (as it is for every load that
+  /// filled): ``adNetworkInfoArray`` is then ``triedBeforeLoaded`` followed by the loaded
+  /// entry, and a writer can copy the entry it wrote instead of writing it again.
+  public var loadedIsLastTried: Bool { fields.loadedIsLastTried }
+
+  /// ``adNetworkInfoArray`` without its last entry when that is the loaded source's
+  /// (``loadedIsLastTried``), else all of it. Read in place: empty, and no array made, for a
+  /// load that filled at its first source.
+  public var triedBeforeLoaded: [AdNetworkInfo] { fields.triedBeforeLoaded }
 
   /// Creates response info.
   public init(
     responseIdentifier: String, loadedAdNetworkResponseInfo: AdNetworkInfo?,
     adNetworkInfoArray: [AdNetworkInfo]
   ) {
-    fields = Fields(responseIdentifier, loadedAdNetworkResponseInfo, adNetworkInfoArray, nil)
-  }
-
-  /// Whether the source that filled is the last one tried (as it is for every load that
-  /// filled), read in place: a writer can copy the entry it wrote instead of writing it again.
-  public var loadedIsLastTried: Bool {
-    guard let loaded = fields.loadedAdNetworkResponseInfo,
-      let last = fields.adNetworkInfoArray.last
-    else { return false }
-    return loaded == last
+    fields = Fields(
+      ResponseIdentifier(responseIdentifier), loadedAdNetworkResponseInfo, adNetworkInfoArray,
+      nil)
   }
 
   public static func == (a: ResponseInfo, b: ResponseInfo) -> Bool {
     a.fields === b.fields
-      || (a.responseIdentifier == b.responseIdentifier
+      || (a.identifier == b.identifier
         && a.loadedAdNetworkResponseInfo == b.loadedAdNetworkResponseInfo
         && a.adNetworkInfoArray == b.adNetworkInfoArray && a.isTestRequest == b.isTestRequest)
   }
 }
 
 extension ResponseInfo {
-  /// Response info for a load whose request said `isTestRequest` (echoed).
+  /// Response info for a load whose request said `isTestRequest` (echoed); `tried` is every
+  /// entry.
   init(
-    responseIdentifier: String, isTestRequest: Bool?, loaded: AdNetworkInfo?,
+    identifier: ResponseIdentifier, isTestRequest: Bool?, loaded: AdNetworkInfo?,
     tried: [AdNetworkInfo]
   ) {
-    fields = Fields(responseIdentifier, loaded, tried, isTestRequest)
+    fields = Fields(identifier, loaded, tried, isTestRequest)
+  }
+
+  /// Response info for a load that filled with `loaded`, tried after the entries `before`.
+  init(
+    identifier: ResponseIdentifier, isTestRequest: Bool?, loaded: AdNetworkInfo,
+    after before: [AdNetworkInfo]
+  ) {
+    fields = Fields(identifier, loaded: loaded, after: before, isTestRequest)
   }
 }
