@@ -239,13 +239,17 @@ public final class AdManager {
   }
 
   /// The next ad ID: the prefix and the count, written in one string (no intermediate ones).
+  /// The next ad ID: the prefix, then the ad counter in base 36 (`0-9a-z`). An ID of up to 15
+  /// bytes is a string kept inline, with no allocation: with the 10-byte prefix of a single
+  /// server that holds for the first 36^5 (60 million) ads, where decimal digits would pass
+  /// it after 99,999.
   private func nextAdID() -> String {
     adCounter += 1
     var digits = 1
-    var rest = adCounter / 10
+    var rest = adCounter / 36
     while rest > 0 {
       digits += 1
-      rest /= 10
+      rest /= 36
     }
     return adIDPrefix.withUnsafeBufferPointer { prefix in
       String(unsafeUninitializedCapacity: prefix.count + digits) { out in
@@ -254,8 +258,9 @@ public final class AdManager {
         var i = prefix.count + digits
         repeat {
           i -= 1
-          out[i] = UInt8(truncatingIfNeeded: 0x30 &+ n % 10)
-          n /= 10
+          let digit = UInt8(truncatingIfNeeded: n % 36)
+          out[i] = digit < 10 ? 0x30 &+ digit : 0x61 &+ (digit &- 10)
+          n /= 36
         } while n > 0
         return prefix.count + digits
       }
