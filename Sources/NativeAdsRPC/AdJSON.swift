@@ -71,12 +71,10 @@ enum AdJSON {
     w.beginObject()
     w.key("responseIdentifier")
     let identifier = info.identifier
-    identifier.withUTF8 { text in
-      if identifier.needsNoEscape {
-        w.string(needingNoEscape: text)
-      } else {
-        w.string(String(decoding: text, as: UTF8.self))
-      }
+    if identifier.needsNoEscape {
+      identifier.withUTF8 { w.string(needingNoEscape: $0) }
+    } else {
+      w.string(identifier.description)
     }
     w.key("loadedAdNetworkResponseInfo")
     var loaded = JSONWriter.WrittenOnce()

@@ -238,11 +238,10 @@ public final class AdManager {
     }
   }
 
-  /// The next ad ID: the prefix and the count, written in one string (no intermediate ones).
-  /// The next ad ID: the prefix, then the ad counter in base 36 (`0-9a-z`). An ID of up to 15
-  /// bytes is a string kept inline, with no allocation: with the 10-byte prefix of a single
-  /// server that holds for the first 36^5 (60 million) ads, where decimal digits would pass
-  /// it after 99,999.
+  /// The next ad ID, written in one string: the prefix, then the ad counter in base 36
+  /// (`0-9a-z`). An ID of up to 15 bytes is a string kept inline, with no allocation: with the
+  /// 10-byte prefix of a single server that holds for the first 36^5 (60 million) ads, where
+  /// decimal digits would pass it after 99,999.
   private func nextAdID() -> String {
     adCounter += 1
     var digits = 1

@@ -21,7 +21,9 @@ public protocol AdSource: AnyObject {
   /// The answer to `ask` now, for a source that always answers at once (the inventory, an ad
   /// response string): the engine asks this first and makes no completion for such a source.
   /// Nil (the default): ask through ``ask(_:answer:)``. A source that implements it answers
-  /// the same through both.
+  /// the same through both, and starts or cancels no load while it answers: a load's first
+  /// source is asked before the engine keeps any state for the load (see
+  /// ``WaterfallEngine/start(_:)``).
   func answerNow(_ ask: SourceAsk) -> SourceAnswer?
 }
 

@@ -79,7 +79,7 @@ final class WaterfallEngine {
   /// waits comes back ``Started/waiting(_:)``.
   ///
   /// The common load, whose first source answers at once and fills, keeps no state at all: it
-  /// is asked and answered here, and the same ``filled(_:_:askedAt:tried:)`` makes its fill.
+  /// is asked and answered here, and the same ``filled(_:_:askedAt:after:)`` makes its fill.
   func start(_ plan: LoadPlan) -> Started {
     loadCounter += 1
     let number = loadCounter
