@@ -22,7 +22,14 @@ public final class NativeAd {
   /// The ad unit it was loaded for.
   public let adUnitID: String
   /// How the ad was mediated, when a custom event filled it; nil for inventory ads.
-  public let mediation: MediationInfo?
+  public var mediation: MediationInfo? { mediationBox?.info }
+  /// ``mediation`` behind one reference: the info is large (two existentials, two strings), and
+  /// an inventory ad, the common one, then stores, copies and frees one nil word.
+  private let mediationBox: MediationBox?
+  private final class MediationBox {
+    let info: MediationInfo
+    init(_ info: MediationInfo) { self.info = info }
+  }
   /// What has been recorded about it. Changed by its ``LiveAdStore`` only.
   public internal(set) var state: AdState
   /// Whether it has been released (a released ad is no longer reachable by its ID).
@@ -45,7 +52,7 @@ public final class NativeAd {
     self.expiresAt = expiresAt
     self.owner = owner
     self.adUnitID = adUnitID
-    self.mediation = mediation
+    self.mediationBox = mediation.map(MediationBox.init)
     self.state = AdState(creative: creative, options: options, at: loadedAt)
   }
 
@@ -54,16 +61,18 @@ public final class NativeAd {
   public func isExpired(at now: Double) -> Bool { now >= expiresAt }
 
   /// Whether a custom event filled it.
-  public var isMediated: Bool { mediation != nil }
+  public var isMediated: Bool { mediationBox != nil }
 
   /// Who records its impression: the adapter when it maps an ad that tracks impressions
   /// itself, else the service.
   public var impressionTracker: Tracker {
-    mediation?.handlesUserImpressions == true ? .adapter : .service
+    mediationBox?.info.handlesUserImpressions == true ? .adapter : .service
   }
 
   /// Who records its clicks (as ``impressionTracker``).
-  public var clickTracker: Tracker { mediation?.handlesUserClicks == true ? .adapter : .service }
+  public var clickTracker: Tracker {
+    mediationBox?.info.handlesUserClicks == true ? .adapter : .service
+  }
 
   /// The video controller at time `now`; nil without video. Reading records nothing.
   public func video(at now: Double) -> VideoControllerState? { state.video?.state(at: now) }
