@@ -97,12 +97,12 @@ final class WaterfallLoad {
     tried.reserveCapacity(plan.sources.count)
   }
 
-  /// Response info for the load as it stands, with `loaded` the entry of the source that
-  /// filled (nil on failure).
-  func responseInfo(loaded: AdNetworkInfo?) -> ResponseInfo {
+  /// Response info for a load that did not fill: every source it tried. (A fill's is made by
+  /// the engine, with the entry of the source that filled.)
+  var unfilledResponseInfo: ResponseInfo {
     ResponseInfo(
       identifier: plan.responseIdentifier, isTestRequest: plan.request.isTestRequest,
-      loaded: loaded, tried: tried)
+      loaded: nil, tried: tried)
   }
 }
 

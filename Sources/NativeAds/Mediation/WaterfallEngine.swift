@@ -278,7 +278,7 @@ final class WaterfallEngine {
           message:
             "Request Error: The mediation waterfall did not fill within its deadline of"
             + " \(deadlineMs) ms.",
-          responseInfo: run.responseInfo(loaded: nil))))
+          responseInfo: run.unfilledResponseInfo)))
   }
 
   /// Stops waiting on `run`'s current source: its timeout is cancelled and the ask is
@@ -338,7 +338,7 @@ final class WaterfallEngine {
       run,
       .failure(
         AdLoadError(
-          code: code, message: message, responseInfo: run.responseInfo(loaded: nil), field: field
+          code: code, message: message, responseInfo: run.unfilledResponseInfo, field: field
         )))
   }
 
