@@ -10,12 +10,21 @@ import PackageDescription
 ///   scanning every conformance record of the binary (the static executable holds the whole
 ///   standard library's): the built-in store's first load paid that for some sixty types,
 ///   0.7 M of the 2.7 M instructions from spawn to the first loadAd reply. Either way the
-///   metadata is cached after its first use: a request costs the same.
+///   metadata is cached after its first use: a request costs the same;
+/// - count references without atomic instructions (`-assume-single-threaded`). Every Swift
+///   object of the server lives and dies on the loop thread (docs/threading.md: libuv's
+///   thread pool runs C only, and `ThreadingRuleTests` fails on any API that would run Swift
+///   code on another thread), so the lock-prefixed increments of `swift_retain` and
+///   `swift_release` bought nothing, and they were a fifth of a `loadAd`'s CPU: a load and
+///   release pair took 4.2 µs of server CPU with them and 3.6 µs without (bench/README.md).
+///   The standard library's own compiled code still counts atomically; both kinds of
+///   operation on one object from one thread are correct.
 let hotPath: [SwiftSetting] = [
   .unsafeFlags(
     [
       "-enforce-exclusivity=unchecked",
       "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
+      "-Xfrontend", "-assume-single-threaded",
     ], .when(configuration: .release))
 ]
 
@@ -80,7 +89,8 @@ let package = Package(
     .systemLibrary(name: "CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .target(name: "UVTransport", dependencies: ["CLibUV"], swiftSettings: hotPath),
-    .target(name: "HTTPTransport", dependencies: ["CHTTPParser", "CCrypto"]),
+    .target(
+      name: "HTTPTransport", dependencies: ["CHTTPParser", "CCrypto"], swiftSettings: hotPath),
     .target(
       name: "RedisClient", dependencies: ["CHiredis", "CLibUV", "UVTransport"],
       swiftSettings: hotPath),

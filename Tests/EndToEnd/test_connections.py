@@ -7,9 +7,14 @@ import socket
 import threading
 import time
 
+import os
+
+import pytest
+
 from e2e_support import (
     ADMOB_UNIT,
     BACKFILL_UNIT,
+    FLEET_REDIS,
     NATIVE_UNIT,
     WAIT,
     assert_ad_not_found,
@@ -313,3 +318,26 @@ def test_a_connection_over_the_hard_cap_of_unsent_bytes_is_closed_and_others_kee
         assert_error(fresh.error("e2e.noSuchMethod"), -32601)
     finally:
         slow.close()
+
+
+@pytest.mark.skipif(bool(FLEET_REDIS), reason="a fleet resolves Redis's host on libuv's thread "
+                    "pool, which runs C only (docs/threading.md)")
+def test_the_server_runs_on_one_thread_whatever_it_serves(server_factory):
+    """docs/threading.md: every Swift object lives on the loop thread, and release builds count
+    references without atomic instructions on that promise. After loads, reads, events and
+    releases over stdio, TCP, a Unix socket and HTTP, the process still has one thread."""
+    from http_support import post_rpc
+
+    srv = server_factory(stdio=True, tcp=True, unix=True, http=True)
+    conns = [srv.stdio, srv.connect("ndjson"), srv.connect("lsp"), srv.connect_unix("ndjson")]
+    for c in conns:
+        c.sync()
+        ad = load_one(c)
+        c.request("stringForKey", {"adId": ad["adId"], "key": "headline"})
+        c.request("recordImpression", {"adId": ad["adId"]})
+        c.request("releaseAd", {"adId": ad["adId"]})
+    r = post_rpc(srv.http_port, {"jsonrpc": "2.0", "id": 1, "method": "loadAd",
+                                 "params": {"adUnitID": NATIVE_UNIT}})
+    assert r.status == 200 and r.json()["result"]["ads"], r
+    threads = os.listdir(f"/proc/{srv.pid}/task")
+    assert threads == [str(srv.pid)], f"{len(threads)} threads: {threads}"
