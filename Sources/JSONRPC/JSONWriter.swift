@@ -277,7 +277,8 @@ public struct JSONWriter {
       // The common string needs no escape: copy it as it is scanned, quotes around it, in one
       // reservation.
       let n = u.count
-      let to = bytes.reserveFree(n + 2)
+      // (Eight bytes more than the string and its quotes: room for a short string's word.)
+      let to = bytes.reserveFree(n + 10)
       to.pointee = UInt8(ascii: "\"")
       var i = 0
       if let base = u.baseAddress {
@@ -285,11 +286,32 @@ public struct JSONWriter {
         // yes wrongly for a byte at or above 0x80; the byte loop then decides).
         let from = UnsafeRawPointer(base)
         let into = UnsafeMutableRawPointer(to + 1)
-        while i + 8 <= n {
-          let w = from.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-          if Self.mayNeedEscape(w) { break }
-          into.storeBytes(of: w, toByteOffset: i, as: UInt64.self)
-          i += 8
+        if n >= 8 {
+          while i + 8 <= n {
+            let w = from.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if Self.mayNeedEscape(w) { break }
+            into.storeBytes(of: w, toByteOffset: i, as: UInt64.self)
+            i += 8
+          }
+          // The last few bytes: the string's last eight, which overlap bytes already copied.
+          if i < n, i + 8 > n {
+            let w = from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+            if !Self.mayNeedEscape(w) {
+              into.storeBytes(of: w, toByteOffset: n - 8, as: UInt64.self)
+              i = n
+            }
+          }
+        } else if n > 0 {
+          // A short string: its bytes in one word, the rest spaces (which need no escape),
+          // written whole (the closing quote then overwrites the first space).
+          var w: UInt64 = 0x2020_2020_2020_2020
+          withUnsafeMutableBytes(of: &w) {
+            $0.baseAddress!.copyMemory(from: from, byteCount: n)
+          }
+          if !Self.mayNeedEscape(w) {
+            into.storeBytes(of: w, as: UInt64.self)
+            i = n
+          }
         }
       }
       while i < n {

@@ -85,6 +85,27 @@ import Testing
     }
   }
 
+  /// A string that needs no escape is copied as it is, whatever its length (the writer takes
+  /// a short string, and a long one's last bytes, as one word): nothing more, nothing less.
+  @Test func aCleanStringOfEveryLengthIsCopiedExactly() {
+    let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789 -_/:.~")
+    for length in 0..<40 {
+      for text in [
+        String((0..<length).map { letters[$0 % letters.count] }),
+        String(repeating: "é", count: length / 2) + (length % 2 == 1 ? "x" : ""),
+      ] {
+        var w = JSONWriter()
+        w.beginArray()
+        w.element()
+        w.string(text)
+        w.element()
+        w.string("z")
+        w.endArray()
+        #expect(String(decoding: w.bytes, as: UTF8.self) == "[\"\(text)\",\"z\"]", "\(length)")
+      }
+    }
+  }
+
   @Test func escapedStringsParseBackToTheSameText() throws {
     var all = ""
     for scalar in 0..<0x80 { all.unicodeScalars.append(Unicode.Scalar(UInt8(scalar))) }

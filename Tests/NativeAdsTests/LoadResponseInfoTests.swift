@@ -112,6 +112,9 @@ import Testing
     let manager = AdManager(inventory: .fixture(), clock: SteppingClock(), seed: 1)
     let (ads, info) = try manager.load(Fixtures.request(), owner: 1)
     #expect(info.loadedAdNetworkResponseInfo?.latency == 0.25)
+    // Asked at 100.25, answered at 100.5: the ad is loaded when its source answered (the
+    // same clock read).
+    #expect(ads[0].loadedAt == 100.5)
     #expect(ads[0].expiresAt == ads[0].loadedAt + 3600)
   }
 

@@ -223,11 +223,12 @@ public final class AdManager {
     return .pending(pending)
   }
 
-  /// The live ads made of what a load filled with, each bound to its fill's adapter.
+  /// The live ads made of what a load filled with, each bound to its fill's adapter, loaded
+  /// when the fill was made.
   private func liveAds(
     of loaded: LoadFill, owner: OwnerID, adUnitID: String, options: LoaderOptions
   ) -> [NativeAd] {
-    let now = clock.now()
+    let now = loaded.filledAt
     return loaded.fills.map { fill in
       let ad = NativeAd(
         id: nextAdID(), creative: fill.creative, options: options,

@@ -42,6 +42,9 @@ struct LoadFill {
   var fills: [SourceFill]
   /// The response info: the source that filled, and every source tried.
   var responseInfo: ResponseInfo
+  /// When the source that filled answered: the ads made of the fills are loaded then (one
+  /// clock read for both).
+  var filledAt: Double
 }
 
 /// The state of one load in flight (see ``WaterfallEngine``).

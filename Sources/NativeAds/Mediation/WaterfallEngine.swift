@@ -241,14 +241,16 @@ final class WaterfallEngine {
   private func filled(
     _ plan: LoadPlan, _ answer: SourceAnswer, askedAt: Double, after tried: [AdNetworkInfo]
   ) -> LoadFill {
+    let now = clock.now()
     let entry = AdNetworkInfo(
       adNetworkClassName: answer.adNetworkClassName, adSourceName: answer.adSourceName,
-      latency: max(0, clock.now() - askedAt), error: nil)
+      latency: max(0, now - askedAt), error: nil)
     return LoadFill(
       fills: answer.fills,
       responseInfo: ResponseInfo(
         identifier: plan.responseIdentifier, isTestRequest: plan.request.isTestRequest,
-        loaded: entry, after: tried))
+        loaded: entry, after: tried),
+      filledAt: now)
   }
 
   /// The source `run` waits on got no answer within its timeout.
