@@ -105,6 +105,23 @@ public struct JSONWriter {
 
   /// (Not `@inlinable`: inlined into other modules, Swift 6.3.1 -O inverted runtime values
   /// here; a release-build end-to-end run in `make test` guards it.)
+  /// `{"name":true}` or `{"name":false}` in one reservation: a result that is one flag
+  /// (`{"released":true}`), written as `beginObject`, `key`, `bool` and `endObject` would.
+  public mutating func flagObject(_ name: StaticString, _ value: Bool) {
+    let n = name.utf8CodeUnitCount
+    let total = n + (value ? 9 : 10)
+    let to = bytes.reserveFree(total)
+    to.pointee = UInt8(ascii: "{")
+    (to + 1).pointee = UInt8(ascii: "\"")
+    (to + 2).update(from: name.utf8Start, count: n)
+    (to + 2 + n).pointee = UInt8(ascii: "\"")
+    (to + 3 + n).pointee = UInt8(ascii: ":")
+    let word: StaticString = value ? "true}" : "false}"
+    (to + 4 + n).update(from: word.utf8Start, count: word.utf8CodeUnitCount)
+    bytes.written.count += total
+    needsComma = true
+  }
+
   public mutating func bool(_ v: Bool) {
     if v {
       bytes.append("true")

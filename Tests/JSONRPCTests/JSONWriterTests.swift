@@ -106,6 +106,31 @@ import Testing
     }
   }
 
+  @Test func aFlagObjectIsWhatItsMembersWrittenOneByOneAre() {
+    for value in [true, false] {
+      for name: StaticString in ["released", "x", "clickRecorded"] {
+        var one = JSONWriter()
+        one.beginArray()
+        one.element()
+        one.flagObject(name, value)
+        one.element()
+        one.int(1)
+        one.endArray()
+        var apart = JSONWriter()
+        apart.beginArray()
+        apart.element()
+        apart.beginObject()
+        apart.key(name)
+        apart.bool(value)
+        apart.endObject()
+        apart.element()
+        apart.int(1)
+        apart.endArray()
+        #expect(Array(one.bytes) == Array(apart.bytes), "\(name) \(value)")
+      }
+    }
+  }
+
   @Test func escapedStringsParseBackToTheSameText() throws {
     var all = ""
     for scalar in 0..<0x80 { all.unicodeScalars.append(Unicode.Scalar(UInt8(scalar))) }

@@ -229,7 +229,7 @@ public final class AdManager {
     of loaded: LoadFill, owner: OwnerID, adUnitID: String, options: LoaderOptions
   ) -> [NativeAd] {
     let now = loaded.filledAt
-    return loaded.fills.map { fill in
+    func live(_ fill: SourceFill) -> NativeAd {
       let ad = NativeAd(
         id: nextAdID(), creative: fill.creative, options: options,
         responseInfo: loaded.responseInfo, loadedAt: now, expiresAt: now + adLifetime,
@@ -237,6 +237,10 @@ public final class AdManager {
       fill.bind?(ad)
       return ad
     }
+    // The common load serves one ad: an array of one made at once (map's general path
+    // reserves and grows its result).
+    if loaded.fills.count == 1 { return [live(loaded.fills[0])] }
+    return loaded.fills.map(live)
   }
 
   /// The next ad ID, written in one string: the prefix, then the ad counter in base 36

@@ -24,9 +24,6 @@ struct FlagResult: Sendable {
 
   /// Writes `{"<name>": value}`.
   func write(_ value: Bool, into w: inout JSONWriter) {
-    w.beginObject()
-    w.key(name)
-    w.bool(constant ?? value)
-    w.endObject()
+    w.flagObject(name, constant ?? value)
   }
 }
