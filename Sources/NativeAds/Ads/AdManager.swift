@@ -184,7 +184,8 @@ public final class AdManager {
     // The unit's ID alone, not the request: capturing the request would copy all its fields.
     let adUnitID = request.adUnitID
     let run: WaterfallLoad
-    switch started {
+    // Consumed: its payload moves out, not copied and then destroyed with it.
+    switch consume started {
     case .finished(_, .failure(let error)): return .answered(.failure(error), ticket)
     case .finished(_, .success(let loaded)):
       return serve(loaded, ticket: ticket, adUnitID: adUnitID, options: options)
