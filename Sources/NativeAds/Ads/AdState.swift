@@ -7,22 +7,59 @@ public struct AdState: Sendable, Equatable {
   public internal(set) var impressionRecorded = false
   /// How many clicks have been recorded.
   public internal(set) var clickCount = 0
-  /// The owners that enabled the custom click handler.
-  public internal(set) var customClickHandlerOwners: Set<OwnerID> = []
-  /// The registered native ad view (system-defined ads only); nil when none is registered.
-  public internal(set) var adView: AdViewRegistration?
   /// Whether the user muted the ad (Mute This Ad).
   public internal(set) var isMuted = false
-  /// The reason given with the mute, if any.
-  public internal(set) var muteReason: String?
   /// Whether a click opened a screen that the app has not reported dismissed.
   public internal(set) var isScreenPresented = false
-  /// The video controller; nil without video content.
-  public internal(set) var video: VideoPlayer?
   /// Whether an adapter that tracks impressions itself was asked to handle the impression.
   var adapterToldOfImpression = false
+  /// What few ads ever have (custom click handlers, an ad view, a mute reason, a video, a
+  /// click handed to an adapter), behind one reference, nil while the ad has none of it: an
+  /// ad is made and freed on every load and release, and each of these fields stored inline
+  /// was a word or more to clear and a reference to release (the state takes 32 bytes of an
+  /// ad instead of 128).
+  private var rare: Rare?
+
+  /// The owners that enabled the custom click handler.
+  public internal(set) var customClickHandlerOwners: Set<OwnerID> {
+    get { rare?.customClickHandlerOwners ?? [] }
+    set {
+      if rare == nil && newValue.isEmpty { return }
+      change { $0.customClickHandlerOwners = newValue }
+    }
+  }
+  /// The registered native ad view (system-defined ads only); nil when none is registered.
+  public internal(set) var adView: AdViewRegistration? {
+    get { rare?.adView }
+    set {
+      if rare == nil && newValue == nil { return }
+      change { $0.adView = newValue }
+    }
+  }
+  /// The reason given with the mute, if any.
+  public internal(set) var muteReason: String? {
+    get { rare?.muteReason }
+    set {
+      if rare == nil && newValue == nil { return }
+      change { $0.muteReason = newValue }
+    }
+  }
+  /// The video controller; nil without video content.
+  public internal(set) var video: VideoPlayer? {
+    get { rare?.video }
+    set {
+      if rare == nil && newValue == nil { return }
+      change { $0.video = newValue }
+    }
+  }
   /// The asset of the last click handed to an adapter that tracks clicks, until it reports one.
-  var pendingAdapterClickAsset: String?
+  var pendingAdapterClickAsset: String? {
+    get { rare?.pendingAdapterClickAsset }
+    set {
+      if rare == nil && newValue == nil { return }
+      change { $0.pendingAdapterClickAsset = newValue }
+    }
+  }
 
   /// The state of an ad just loaded at `now` with `options` from `creative`.
   init(creative: Creative, options: LoaderOptions, at now: Double) {
@@ -36,6 +73,51 @@ public struct AdState: Sendable, Equatable {
           duration: max(0, media.duration)),
         at: now)
     }
+  }
+
+  public static func == (a: AdState, b: AdState) -> Bool {
+    a.impressionRecorded == b.impressionRecorded && a.clickCount == b.clickCount
+      && a.isMuted == b.isMuted && a.isScreenPresented == b.isScreenPresented
+      && a.adapterToldOfImpression == b.adapterToldOfImpression
+      && (a.rare === b.rare || a.rare?.fields ?? Rare.Fields() == b.rare?.fields ?? Rare.Fields())
+  }
+
+  /// Changes the rare fields: in place when this state holds the only reference to them,
+  /// else in a copy (a value: a copy of the state never sees the change). Back to none when
+  /// all are at their defaults again.
+  /// (Each setter returns at once when it would set a default the state holds already: a
+  /// change through optional chaining, `video?.settle(at:)`, sets the property even when it
+  /// is nil.)
+  private mutating func change(_ body: (inout Rare.Fields) -> Void) {
+    guard rare != nil else {
+      var fields = Rare.Fields()
+      body(&fields)
+      if fields != Rare.Fields() { rare = Rare(fields) }
+      return
+    }
+    if !isKnownUniquelyReferenced(&rare) { rare = Rare(rare!.fields) }
+    body(&rare!.fields)
+    if rare!.fields == Rare.Fields() { rare = nil }
+  }
+
+  /// Copy on write (``change(_:)``): changed only while uniquely referenced, so a state and
+  /// its copies never share a change, whatever thread each is on.
+  private final class Rare: @unchecked Sendable {
+    struct Fields: Equatable {
+      var customClickHandlerOwners: Set<OwnerID> = []
+      var adView: AdViewRegistration?
+      var muteReason: String?
+      var video: VideoPlayer?
+      var pendingAdapterClickAsset: String?
+    }
+    var fields: Fields
+    init(_ fields: Fields) { self.fields = fields }
+
+    var customClickHandlerOwners: Set<OwnerID> { fields.customClickHandlerOwners }
+    var adView: AdViewRegistration? { fields.adView }
+    var muteReason: String? { fields.muteReason }
+    var video: VideoPlayer? { fields.video }
+    var pendingAdapterClickAsset: String? { fields.pendingAdapterClickAsset }
   }
 }
 
