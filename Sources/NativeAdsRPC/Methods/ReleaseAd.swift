@@ -20,14 +20,17 @@ enum ReleaseAd: ServiceMethod {
   /// (an unknown ad, another spelling, a fleet's shared store), and a release that failed
   /// changed nothing either: the general path then answers, and words the error.
   static func directHandler(for service: NativeAdsService) -> DirectHandler? {
-    let manager = service.manager
+    // Held unretained and used as a guaranteed reference, as in StringForKey's fast layer.
+    let manager = Unmanaged.passUnretained(service.manager)
     let adIdName = AdIDRequest.adIdField.name
-    return { [unowned(unsafe) manager] params, w in
-      guard let adId = params.string(adIdName), manager.adsAreLocal,
-        let ad = try? manager.ad(utf8: adId), case .success? = manager.releaseNow(ad)
-      else { return false }
-      result.write(true, into: &w)
-      return true
+    return { params, w in
+      manager._withUnsafeGuaranteedRef { manager in
+        guard let adId = params.string(adIdName), manager.adsAreLocal,
+          let ad = try? manager.ad(utf8: adId), case .success? = manager.releaseNow(ad)
+        else { return false }
+        result.write(true, into: &w)
+        return true
+      }
     }
   }
 

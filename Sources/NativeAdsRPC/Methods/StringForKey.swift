@@ -31,18 +31,24 @@ enum StringForKey: ServiceMethod {
   /// anything else (a fleet, an unknown or released ad, another spelling of the params) is
   /// declined, and the general path answers it or words its error.
   static func directHandler(for service: NativeAdsService) -> DirectHandler? {
-    // What the answer reads, captured unowned and unchecked (the service keeps both, and
-    // outlives its handlers, as in ``handler(for:)``): no reference counting per call.
-    let manager = service.manager
-    let texts = service.creativeJSON
+    // What the answer reads, held unretained (the service keeps both, and outlives its
+    // handlers, as in ``handler(for:)``) and used as guaranteed references: no reference
+    // counting per call. (An `unowned(unsafe)` capture is copied strongly where it is used, by
+    // an atomic retain even in release builds: `-assume-single-threaded` leaves that one.)
+    let manager = Unmanaged.passUnretained(service.manager)
+    let texts = Unmanaged.passUnretained(service.creativeJSON)
     // The names read once here: each read of a static field is a lazy initialiser's check.
     let (adIdName, keyName) = (AdKeyRequest.adIdField.name, AdKeyRequest.keyField.name)
-    return { [unowned(unsafe) manager, unowned(unsafe) texts] params, w in
-      guard let (adId, key) = params.strings(adIdName, keyName),
-        manager.adsAreLocal, let ad = try? manager.ad(utf8: adId)
-      else { return false }
-      texts.encoded(ad).writeText(forKey: key, of: ad, into: &w)
-      return true
+    return { params, w in
+      manager._withUnsafeGuaranteedRef { manager in
+        texts._withUnsafeGuaranteedRef { texts in
+          guard let (adId, key) = params.strings(adIdName, keyName),
+            manager.adsAreLocal, let ad = try? manager.ad(utf8: adId)
+          else { return false }
+          texts.encoded(ad).writeText(forKey: key, of: ad, into: &w)
+          return true
+        }
+      }
     }
   }
 
