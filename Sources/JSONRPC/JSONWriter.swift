@@ -103,8 +103,6 @@ public struct JSONWriter {
     needsComma = true
   }
 
-  /// (Not `@inlinable`: inlined into other modules, Swift 6.3.1 -O inverted runtime values
-  /// here; a release-build end-to-end run in `make test` guards it.)
   /// `{"name":true}` or `{"name":false}` in one reservation: a result that is one flag
   /// (`{"released":true}`), written as `beginObject`, `key`, `bool` and `endObject` would.
   public mutating func flagObject(_ name: StaticString, _ value: Bool) {
@@ -122,6 +120,8 @@ public struct JSONWriter {
     needsComma = true
   }
 
+  /// (Not `@inlinable`: inlined into other modules, Swift 6.3.1 -O inverted runtime values
+  /// here; a release-build end-to-end run in `make test` guards it.)
   public mutating func bool(_ v: Bool) {
     if v {
       bytes.append("true")

@@ -22,43 +22,28 @@ public struct AdState: Sendable, Equatable {
 
   /// The owners that enabled the custom click handler.
   public internal(set) var customClickHandlerOwners: Set<OwnerID> {
-    get { rare?.customClickHandlerOwners ?? [] }
-    set {
-      if rare == nil && newValue.isEmpty { return }
-      change { $0.customClickHandlerOwners = newValue }
-    }
+    get { rare?.fields.customClickHandlerOwners ?? [] }
+    set { change(toDefault: newValue.isEmpty) { $0.customClickHandlerOwners = newValue } }
   }
   /// The registered native ad view (system-defined ads only); nil when none is registered.
   public internal(set) var adView: AdViewRegistration? {
-    get { rare?.adView }
-    set {
-      if rare == nil && newValue == nil { return }
-      change { $0.adView = newValue }
-    }
+    get { rare?.fields.adView }
+    set { change(toDefault: newValue == nil) { $0.adView = newValue } }
   }
   /// The reason given with the mute, if any.
   public internal(set) var muteReason: String? {
-    get { rare?.muteReason }
-    set {
-      if rare == nil && newValue == nil { return }
-      change { $0.muteReason = newValue }
-    }
+    get { rare?.fields.muteReason }
+    set { change(toDefault: newValue == nil) { $0.muteReason = newValue } }
   }
   /// The video controller; nil without video content.
   public internal(set) var video: VideoPlayer? {
-    get { rare?.video }
-    set {
-      if rare == nil && newValue == nil { return }
-      change { $0.video = newValue }
-    }
+    get { rare?.fields.video }
+    set { change(toDefault: newValue == nil) { $0.video = newValue } }
   }
   /// The asset of the last click handed to an adapter that tracks clicks, until it reports one.
   var pendingAdapterClickAsset: String? {
-    get { rare?.pendingAdapterClickAsset }
-    set {
-      if rare == nil && newValue == nil { return }
-      change { $0.pendingAdapterClickAsset = newValue }
-    }
+    get { rare?.fields.pendingAdapterClickAsset }
+    set { change(toDefault: newValue == nil) { $0.pendingAdapterClickAsset = newValue } }
   }
 
   /// The state of an ad just loaded at `now` with `options` from `creative`.
@@ -84,12 +69,12 @@ public struct AdState: Sendable, Equatable {
 
   /// Changes the rare fields: in place when this state holds the only reference to them,
   /// else in a copy (a value: a copy of the state never sees the change). Back to none when
-  /// all are at their defaults again.
-  /// (Each setter returns at once when it would set a default the state holds already: a
-  /// change through optional chaining, `video?.settle(at:)`, sets the property even when it
-  /// is nil.)
-  private mutating func change(_ body: (inout Rare.Fields) -> Void) {
+  /// all are at their defaults again. Nothing at all when the change sets a field to its
+  /// default (`toDefault`) and none is kept: a change through optional chaining,
+  /// `video?.settle(at:)`, sets the property even when it is nil.
+  private mutating func change(toDefault: Bool, _ body: (inout Rare.Fields) -> Void) {
     guard rare != nil else {
+      if toDefault { return }
       var fields = Rare.Fields()
       body(&fields)
       if fields != Rare.Fields() { rare = Rare(fields) }
@@ -112,12 +97,6 @@ public struct AdState: Sendable, Equatable {
     }
     var fields: Fields
     init(_ fields: Fields) { self.fields = fields }
-
-    var customClickHandlerOwners: Set<OwnerID> { fields.customClickHandlerOwners }
-    var adView: AdViewRegistration? { fields.adView }
-    var muteReason: String? { fields.muteReason }
-    var video: VideoPlayer? { fields.video }
-    var pendingAdapterClickAsset: String? { fields.pendingAdapterClickAsset }
   }
 }
 

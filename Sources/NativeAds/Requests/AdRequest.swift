@@ -23,28 +23,28 @@ public struct AdRequest: Sendable {
 
   /// The ad kinds the app can render. Must not be empty. Default `[.native]`.
   public var adTypes: [AdKind] {
-    get { rare?.adTypes ?? [.native] }
+    get { rare?.fields.adTypes ?? [.native] }
     set { change { $0.adTypes = newValue } }
   }
   /// The custom native format IDs the app can render; required and non-empty when `adTypes`
   /// contains ``AdKind/customNative``.
   public var customNativeAdFormatIDs: [String] {
-    get { rare?.customNativeAdFormatIDs ?? [] }
+    get { rare?.fields.customNativeAdFormatIDs ?? [] }
     set { change { $0.customNativeAdFormatIDs = newValue } }
   }
   /// Targeting keywords.
   public var keywords: [String] {
-    get { rare?.keywords ?? [] }
+    get { rare?.fields.keywords ?? [] }
     set { change { $0.keywords = newValue } }
   }
   /// The URL of the content next to which the ad is shown.
   public var contentURL: String? {
-    get { rare?.contentURL }
+    get { rare?.fields.contentURL }
     set { change { $0.contentURL = newValue } }
   }
   /// Custom targeting key-values (a single string value is a one-element array).
   public var customTargeting: [String: [String]] {
-    get { rare?.customTargeting ?? [:] }
+    get { rare?.fields.customTargeting ?? [:] }
     set { change { $0.customTargeting = newValue } }
   }
 
@@ -100,11 +100,5 @@ public struct AdRequest: Sendable {
     }
     let fields: Fields
     init(_ fields: Fields) { self.fields = fields }
-
-    var adTypes: [AdKind] { fields.adTypes }
-    var customNativeAdFormatIDs: [String] { fields.customNativeAdFormatIDs }
-    var keywords: [String] { fields.keywords }
-    var contentURL: String? { fields.contentURL }
-    var customTargeting: [String: [String]] { fields.customTargeting }
   }
 }
