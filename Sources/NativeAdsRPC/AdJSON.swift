@@ -38,16 +38,33 @@ enum AdJSON {
       w.null()
       return
     }
-    w.beginObject()
     if let names {
-      names.write(info.adNetworkClassName, info.adSourceName, into: &w)
+      names.writeHead(info.adNetworkClassName, info.adSourceName, into: &w)
     } else {
-      SourceNamesJSON.writeMembers(info.adNetworkClassName, info.adSourceName, into: &w)
+      writeHead(info.adNetworkClassName, info.adSourceName, into: &w)
     }
-    w.key("latency")
     w.microunits(info.latency)  // seconds, to the microsecond
+    if let names, info.error == nil {
+      names.writeEndWithoutError(into: &w)
+    } else {
+      writeEnd(error: info.error, into: &w)
+    }
+  }
+
+  /// An entry up to its latency: `{"adNetworkClassName":…,"adSourceName":…,"latency":`.
+  static func writeHead(_ className: String, _ sourceName: String, into w: inout JSONWriter) {
+    w.beginObject()
+    w.key("adNetworkClassName")
+    w.string(className)
+    w.key("adSourceName")
+    w.string(sourceName)
+    w.key("latency")
+  }
+
+  /// An entry after its latency: `,"error":…}`.
+  static func writeEnd(error: AdNetworkError?, into w: inout JSONWriter) {
     w.key("error")
-    if let error = info.error {
+    if let error {
       w.beginObject()
       w.key("code")
       w.int(error.code)
@@ -192,31 +209,36 @@ enum AdJSON {
   }
 }
 
-/// The first members of a response info entry, `"adNetworkClassName":…,"adSourceName":…`,
-/// encoded once for the last source written: a service's loads are nearly all filled by the
-/// same one or two sources, whose names then cost a comparison and a copy instead of two keys
-/// and two escaped strings. Loop-bound (one per service).
+/// A response info entry's bytes around its latency, `{"adNetworkClassName":…,
+/// "adSourceName":…,"latency":` and `,"error":null}`, encoded once for the last source
+/// written (by ``AdJSON/writeHead(_:_:into:)`` and ``AdJSON/writeEnd(error:into:)``): a
+/// service's loads are nearly all filled by the same one or two sources, whose entries then
+/// cost a comparison, the latency and two copies instead of four keys and two escaped
+/// strings. Loop-bound (one per service).
 final class SourceNamesJSON {
   private var className = ""
   private var sourceName = ""
-  private var members = ByteBuffer()
+  private var head = ByteBuffer()
+  private let endWithoutError: ByteBuffer = {
+    var w = JSONWriter(capacity: 16)
+    w.needsComma = true  // after the latency
+    AdJSON.writeEnd(error: nil, into: &w)
+    return w.bytes
+  }()
 
-  /// Writes the members for `className` and `sourceName` (at the start of an object).
-  func write(_ className: String, _ sourceName: String, into w: inout JSONWriter) {
-    if members.isEmpty || className != self.className || sourceName != self.sourceName {
+  /// Writes an entry's start for `className` and `sourceName`, up to its latency.
+  func writeHead(_ className: String, _ sourceName: String, into w: inout JSONWriter) {
+    if head.isEmpty || className != self.className || sourceName != self.sourceName {
       var names = JSONWriter(capacity: 64 + className.utf8.count + sourceName.utf8.count)
-      Self.writeMembers(className, sourceName, into: &names)
-      (self.className, self.sourceName, members) = (className, sourceName, names.bytes)
+      AdJSON.writeHead(className, sourceName, into: &names)
+      (self.className, self.sourceName, head) = (className, sourceName, names.bytes)
     }
-    w.bytes.append(contentsOf: members)
-    w.needsComma = true
+    w.bytes.append(contentsOf: head)
+    w.needsComma = false  // a key's value follows
   }
 
-  /// The members, written out.
-  static func writeMembers(_ className: String, _ sourceName: String, into w: inout JSONWriter) {
-    w.key("adNetworkClassName")
-    w.string(className)
-    w.key("adSourceName")
-    w.string(sourceName)
+  /// Writes the end of an entry without an error, after its latency.
+  func writeEndWithoutError(into w: inout JSONWriter) {
+    w.raw(endWithoutError)
   }
 }
