@@ -51,8 +51,9 @@ public final class NativeAdsService: AdEventObserver {
   private(set) var isReplaying = false
   /// The session replayed changes are dispatched on; its replies are read back, never sent.
   private lazy var replaySession = RPCSession(id: 0, dispatcher: dispatcher)
-  /// The last whole second formatted by ``timestamp(_:)`` (loads in one second share it).
-  private var lastTimestamp: (second: Double, text: String) = (-1, "")
+  /// The last whole second written by ``writeTimestamp(_:into:)``, as a JSON string (loads
+  /// in one second share it).
+  private var lastTimestamp: (second: Double, json: ByteBuffer) = (-1, ByteBuffer())
 
   /// What the event stream holds for the service (``AdEventRelay``): every request retains
   /// the service, which a weak reference would put on the runtime's slow path.
@@ -116,11 +117,16 @@ public final class NativeAdsService: AdEventObserver {
     }
   }
 
-  /// RFC 3339 UTC time in whole seconds, memoised for the current second.
-  func timestamp(_ seconds: Double) -> String {
+  /// Writes RFC 3339 UTC time in whole seconds as a JSON string, its bytes memoised for the
+  /// current second.
+  func writeTimestamp(_ seconds: Double, into w: inout JSONWriter) {
     let second = seconds.rounded(.down)
-    if second != lastTimestamp.second { lastTimestamp = (second, formatRFC3339(second)) }
-    return lastTimestamp.text
+    if second != lastTimestamp.second {
+      var text = JSONWriter(capacity: 32)
+      text.string(formatRFC3339(second))
+      lastTimestamp = (second, text.bytes)
+    }
+    w.raw(lastTimestamp.json)
   }
 
   /// Applies one store request of the fleet's log by dispatching it here; answers its reply

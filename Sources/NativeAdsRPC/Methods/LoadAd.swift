@@ -287,7 +287,7 @@ enum LoadAd: ServiceMethod {
     w.key("responseInfo")
     responseInfo.write(into: &w) { writeResponseInfo(ad.responseInfo, service, into: &$0) }
     w.key("expiresAt")
-    w.string(service.timestamp(ad.expiresAt))
+    service.writeTimestamp(ad.expiresAt, into: &w)
   }
 
   private static func writeResponseInfo(
