@@ -31,6 +31,12 @@ final class CreativeJSONCache {
 
   /// Everything encoded for one creative, by creative ID.
   private var entries: [ByteKeys.Key: EncodedCreative] = [:]
+  /// The entries of the last few creatives served, by the creative's identity
+  /// (``Creative/isIdentical(to:)``; a creative held here keeps its storage, so no other can
+  /// take its identity): loads that serve the same creatives again, as an app's do, skip
+  /// hashing the ID. Most recent first.
+  private var recent: [(creative: Creative, encoded: EncodedCreative)] = []
+  private static let recentLimit = 4
 
   /// The encodings of `ad`'s creative, kept with the ad (``NativeAd/presentation``): a load
   /// reply puts them there (``fragment(for:)``), so later requests about the ad find them
@@ -55,6 +61,9 @@ final class CreativeJSONCache {
       // A mediated ad's creative, or one an ad response string gave, is made for that one
       // load: kept with the ad only.
       encoded = self.encoded(ad)
+    } else if let i = recent.firstIndex(where: { $0.creative.isIdentical(to: ad.creative) }) {
+      encoded = recent[i].encoded
+      if i > 0 { recent.swapAt(i, i - 1) }
     } else {
       let key = ByteKeys.Key(ad.creative.id)
       if let cached = entries[key] {
@@ -63,6 +72,8 @@ final class CreativeJSONCache {
         encoded = EncodedCreative()
         entries[key] = encoded
       }
+      if recent.count == Self.recentLimit { recent.removeLast() }
+      recent.insert((ad.creative, encoded), at: 0)
     }
     ad.presentation = encoded
     return encoded.fragment(for: ad)
@@ -71,6 +82,7 @@ final class CreativeJSONCache {
   /// Forgets every encoding of a creative (after the store changes it). Ads loaded before
   /// keep theirs: they show the creative as it was when they were loaded.
   func invalidate(creativeID: String) {
+    recent.removeAll { $0.creative.id == creativeID }
     entries.removeValue(forKey: ByteKeys.Key(creativeID))
   }
 
