@@ -83,7 +83,20 @@ public final class Inventory {
   public func creative(_ id: String) -> Creative? { creatives[id] }
 
   /// The ad unit with ID `id`.
-  public func adUnit(_ id: String) -> AdUnit? { units[ByteKeys.Key(id)] }
+  public func adUnit(_ id: String) -> AdUnit? {
+    for i in recentUnits.indices where recentUnits[i].id == id {
+      if i > 0 { recentUnits.swapAt(i, i - 1) }
+      return recentUnits[i > 0 ? i - 1 : 0]
+    }
+    guard let unit = units[ByteKeys.Key(id)] else { return nil }
+    if recentUnits.count == Self.recentLimit { recentUnits.removeLast() }
+    recentUnits.insert(unit, at: 0)
+    return unit
+  }
+
+  /// The last few units looked up, most recent first: a load of a unit loaded a moment ago
+  /// compares its ID with theirs before hashing it. Emptied by every change.
+  private var recentUnits: [AdUnit] = []
 
   /// The creatives of ad unit `unitID` eligible for `request` (its ad types, formats, media
   /// orientation and targeting), best first (priority, then eCPM), ties in listing order:
@@ -110,11 +123,20 @@ public final class Inventory {
 
   /// Listings resolved for loads, by unit ID; each valid while ``generation`` is its own.
   private var listings: [ByteKeys.Key: ResolvedListing] = [:]
+  /// The last few listings used, most recent first, found by the identity of the ID array
+  /// they were resolved from (held here, so no other array can take its storage): a unit
+  /// loaded a moment ago, as an app loads its few units again and again, skips hashing its
+  /// ID. Valid while their generation is the inventory's, as those of ``listings``.
+  private var recentListings: [ResolvedListing] = []
+  private static let recentLimit = 4
+
   /// Bumped by every change of a creative or a unit.
   private var generation = 0
 
   private func changed(unit id: String? = nil) {
     generation &+= 1
+    recentListings.removeAll(keepingCapacity: true)
+    recentUnits.removeAll(keepingCapacity: true)
     if let id { listings.removeValue(forKey: ByteKeys.Key(id)) }
   }
 
@@ -135,11 +157,19 @@ public final class Inventory {
   }
 
   private func resolved(_ unit: AdUnit) -> ResolvedListing {
+    let ids = unit.creativeIDs
+    for i in recentListings.indices
+    where recentListings[i].generation == generation
+      && Self.sameStorage(recentListings[i].ids, ids)
+    {
+      if i > 0 { recentListings.swapAt(i, i - 1) }
+      return recentListings[i > 0 ? i - 1 : 0]
+    }
     let key = ByteKeys.Key(unit.id)
-    if let kept = listings[key], kept.generation == generation, kept.ids == unit.creativeIDs {
+    if let kept = listings[key], kept.generation == generation, kept.ids == ids {
+      remember(kept)
       return kept
     }
-    let ids = unit.creativeIDs
     var listing: Listing = []
     listing.reserveCapacity(ids.count)
     var seen = Set<String>(minimumCapacity: ids.count)
@@ -150,7 +180,20 @@ public final class Inventory {
       ids: ids, generation: generation, listing: listing,
       ranking: CreativeSelector.Ranking(listing))
     listings[key] = made
+    remember(made)
     return made
+  }
+
+  private func remember(_ listing: ResolvedListing) {
+    if recentListings.count == Self.recentLimit { recentListings.removeLast() }
+    recentListings.insert(listing, at: 0)
+  }
+
+  /// Whether `a` and `b` are one array's storage (not merely equal).
+  private static func sameStorage(_ a: [String], _ b: [String]) -> Bool {
+    a.withUnsafeBufferPointer { a in
+      b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count }
+    }
   }
 
   // MARK: Validated store
