@@ -234,7 +234,7 @@ public final class AdManager {
       let ad = NativeAd(
         id: nextAdID(), creative: fill.creative, options: options,
         responseInfo: loaded.responseInfo, loadedAt: now, expiresAt: now + adLifetime,
-        owner: owner, adUnitID: adUnitID, mediation: fill.mediation)
+        owner: owner, adUnitID: adUnitID, mediationBox: fill.mediationBox)
       fill.bind?(ad)
       return ad
     }

@@ -23,13 +23,8 @@ public final class NativeAd {
   public let adUnitID: String
   /// How the ad was mediated, when a custom event filled it; nil for inventory ads.
   public var mediation: MediationInfo? { mediationBox?.info }
-  /// ``mediation`` behind one reference: the info is large (two existentials, two strings), and
-  /// an inventory ad, the common one, then stores, copies and frees one nil word.
+  /// ``mediation`` behind one reference (``MediationBox``).
   private let mediationBox: MediationBox?
-  private final class MediationBox {
-    let info: MediationInfo
-    init(_ info: MediationInfo) { self.info = info }
-  }
   /// What has been recorded about it. Changed by its ``LiveAdStore`` only.
   public internal(set) var state: AdState
   /// Whether it has been released (a released ad is no longer reachable by its ID).
@@ -39,10 +34,22 @@ public final class NativeAd {
   /// domain never reads it.
   public var presentation: AnyObject?
 
-  init(
+  convenience init(
     id: String, creative: Creative, options: LoaderOptions, responseInfo: ResponseInfo,
     loadedAt: Double, expiresAt: Double, owner: OwnerID, adUnitID: String,
     mediation: MediationInfo? = nil
+  ) {
+    self.init(
+      id: id, creative: creative, options: options, responseInfo: responseInfo,
+      loadedAt: loadedAt, expiresAt: expiresAt, owner: owner, adUnitID: adUnitID,
+      mediationBox: mediation.map(MediationBox.init))
+  }
+
+  /// An ad whose mediation info is boxed already (a fill's: the box is shared, not made again).
+  init(
+    id: String, creative: Creative, options: LoaderOptions, responseInfo: ResponseInfo,
+    loadedAt: Double, expiresAt: Double, owner: OwnerID, adUnitID: String,
+    mediationBox: MediationBox?
   ) {
     self.id = id
     self.creative = creative
@@ -52,7 +59,7 @@ public final class NativeAd {
     self.expiresAt = expiresAt
     self.owner = owner
     self.adUnitID = adUnitID
-    self.mediationBox = mediation.map(MediationBox.init)
+    self.mediationBox = mediationBox
     self.state = AdState(creative: creative, options: options, at: loadedAt)
   }
 
@@ -147,4 +154,12 @@ public final class NativeAd {
       return assets.contains { $0.name == key } ? key : nil
     }
   }
+}
+
+/// A ``MediationInfo`` behind one reference: the info is large (two existentials, two
+/// strings), and an inventory ad or fill, the common one, then stores, copies and frees one
+/// nil word; a mediated fill's box becomes its ad's.
+final class MediationBox {
+  let info: MediationInfo
+  init(_ info: MediationInfo) { self.info = info }
 }

@@ -99,7 +99,12 @@ public struct SourceFill {
   /// The creative to serve.
   public var creative: Creative
   /// How the ad was mediated; nil for inventory creatives.
-  public var mediation: MediationInfo?
+  public var mediation: MediationInfo? {
+    get { mediationBox?.info }
+    set { mediationBox = newValue.map(MediationBox.init) }
+  }
+  /// ``mediation``, boxed (a fill is copied on its way to its ad).
+  var mediationBox: MediationBox?
   /// Called with the live ad made from the fill, before anybody hears of it.
   public var bind: ((NativeAd) -> Void)?
 
@@ -108,7 +113,7 @@ public struct SourceFill {
     creative: Creative, mediation: MediationInfo? = nil, bind: ((NativeAd) -> Void)? = nil
   ) {
     self.creative = creative
-    self.mediation = mediation
+    self.mediationBox = mediation.map(MediationBox.init)
     self.bind = bind
   }
 }
