@@ -61,4 +61,32 @@ import Testing
     try inventory.remove(kind: .creative, id: "a")
     #expect(inventory.listedCreatives(of: unit).isEmpty)
   }
+
+  /// The units and listings of the last few loads are kept at hand (found by an ID comparison
+  /// and by identity before any hashing): each lookup still answers its own unit, past the
+  /// few kept, and none outlives a change.
+  @Test func recentUnitsAndListingsAnswerTheirOwnAndForgetEveryChange() throws {
+    let names = (0..<7).map { "c\($0)" }
+    let inventory = Inventory(
+      creatives: names.map { Self.native($0) },
+      adUnits: names.map { AdUnit(id: "u-\($0)", creativeIDs: [$0]) })
+    for round in 0..<3 {
+      for name in names + names.reversed() {
+        let unit = try #require(inventory.adUnit("u-\(name)"), "round \(round)")
+        #expect(unit.id == "u-\(name)")
+        #expect(Self.ids(inventory.listedCreatives(of: unit)) == ["0:\(name)"])
+      }
+    }
+    #expect(inventory.adUnit("u-c") == nil)
+    // Changed or removed while kept at hand.
+    let kept = try #require(inventory.adUnit("u-c0"))
+    #expect(Self.ids(inventory.listedCreatives(of: kept)) == ["0:c0"])
+    try inventory.putAdUnit(AdUnit(id: "u-c0", creativeIDs: ["c1", "c0"]))
+    let replaced = try #require(inventory.adUnit("u-c0"))
+    #expect(Self.ids(inventory.listedCreatives(of: replaced)) == ["0:c1", "1:c0"])
+    try inventory.putCreative(Self.native("c1", priority: 9))
+    #expect(inventory.listedCreatives(of: replaced).first?.creative.priority == 9)
+    #expect(inventory.removeAdUnit("u-c0") != nil)
+    #expect(inventory.adUnit("u-c0") == nil)
+  }
 }
