@@ -38,17 +38,18 @@ enum AdJSON {
       w.null()
       return
     }
+    if let names, info.error == nil {
+      names.writeEntryWithoutError(
+        info.adNetworkClassName, info.adSourceName, info.latency, into: &w)
+      return
+    }
     if let names {
       names.writeHead(info.adNetworkClassName, info.adSourceName, into: &w)
     } else {
       writeHead(info.adNetworkClassName, info.adSourceName, into: &w)
     }
     w.microunits(info.latency)  // seconds, to the microsecond
-    if let names, info.error == nil {
-      names.writeEndWithoutError(into: &w)
-    } else {
-      writeEnd(error: info.error, into: &w)
-    }
+    writeEnd(error: info.error, into: &w)
   }
 
   /// An entry up to its latency: `{"adNetworkClassName":…,"adSourceName":…,"latency":`.
@@ -95,7 +96,11 @@ enum AdJSON {
     }
     w.key("loadedAdNetworkResponseInfo")
     var loaded = JSONWriter.WrittenOnce()
-    if let entry = info.loadedAdNetworkResponseInfo {
+    if let names, let entry = info.loadedWithoutError {
+      loaded.write(into: &w) {
+        names.writeEntryWithoutError(entry.className, entry.sourceName, entry.latency, into: &$0)
+      }
+    } else if let entry = info.loadedAdNetworkResponseInfo {
       loaded.write(into: &w) { write(entry, names: names, into: &$0) }
     } else {
       w.null()
@@ -237,8 +242,12 @@ final class SourceNamesJSON {
     w.needsComma = false  // a key's value follows
   }
 
-  /// Writes the end of an entry without an error, after its latency.
-  func writeEndWithoutError(into w: inout JSONWriter) {
+  /// Writes an entry without an error: its start, its latency, its end.
+  func writeEntryWithoutError(
+    _ className: String, _ sourceName: String, _ latency: Double, into w: inout JSONWriter
+  ) {
+    writeHead(className, sourceName, into: &w)
+    w.microunits(latency)  // seconds, to the microsecond
     w.raw(endWithoutError)
   }
 }
