@@ -149,7 +149,31 @@ public struct SourceAnswer {
   /// The ads, best first; empty on failure.
   public var fills: [SourceFill]
   /// Why there are no ads; nil when it filled.
-  public var failure: Failure?
+  public var failure: Failure? {
+    get { failureBox?.failure }
+    set { failureBox = newValue.map(FailureBox.init) }
+  }
+  /// Whether the source filled (``failure`` is nil), read without copying the failure.
+  public var filled: Bool { failureBox == nil }
+  /// ``failure``, boxed: an answer that filled holds one nil reference, which costs nothing
+  /// to copy or destroy (an optional `Failure`, an enum of errors and strings, is copied and
+  /// destroyed through Optional's generic witnesses).
+  private var failureBox: FailureBox?
+
+  private final class FailureBox {
+    let failure: Failure
+    init(_ failure: Failure) { self.failure = failure }
+  }
+
+  public init(
+    adNetworkClassName: String, adSourceName: String, fills: [SourceFill],
+    failure: Failure? = nil
+  ) {
+    self.adNetworkClassName = adNetworkClassName
+    self.adSourceName = adSourceName
+    self.fills = fills
+    self.failureBox = failure.map(FailureBox.init)
+  }
 
   /// The source filled with `fills` (at least one).
   public static func filled(_ fills: [SourceFill], className: String, sourceName: String)

@@ -83,18 +83,25 @@ final class WaterfallEngine {
   func start(_ plan: LoadPlan) -> Started {
     loadCounter += 1
     let number = loadCounter
-    // The first source's failure when it answered at once.
-    var failedAtOnce: (answer: SourceAnswer, failure: SourceAnswer.Failure, askedAt: Double)?
-    if let source = plan.sources.first {
-      let askedAt = clock.now()
-      if let answer = source.answerNow(SourceAsk(plan: plan)) {
-        guard let failure = answer.failure else {
-          let fill = filled(plan, answer, askedAt: askedAt, after: [])
-          return .finished(number: number, .success(fill))
-        }
-        failedAtOnce = (answer, failure, askedAt)
-      }
+    guard let source = plan.sources.first else { return run(plan, number, failedAtOnce: nil) }
+    let askedAt = clock.now()
+    guard let answer = source.answerNow(SourceAsk(plan: plan)) else {
+      return run(plan, number, failedAtOnce: nil)
     }
+    guard !answer.filled, let failure = answer.failure else {
+      return .finished(number: number, .success(filled(plan, answer, askedAt: askedAt, after: [])))
+    }
+    return run(plan, number, failedAtOnce: (answer, failure, askedAt))
+  }
+
+  /// ``start(_:)`` of a load that did not fill at its first source at once: its state is
+  /// made, the first source's failure at once (if it answered so) recorded, and the next
+  /// sources asked. (Apart from ``start(_:)``, so that the common load, which fills at once,
+  /// makes and destroys no optional of that failure.)
+  private func run(
+    _ plan: LoadPlan, _ number: UInt64,
+    failedAtOnce: (answer: SourceAnswer, failure: SourceAnswer.Failure, askedAt: Double)?
+  ) -> Started {
     let run = WaterfallLoad(number: number, plan: plan)
     if let scheduler, let deadlineMs = plan.deadlineMs {
       run.deadlineWork = scheduler.schedule(after: deadlineMs) { [self] in
