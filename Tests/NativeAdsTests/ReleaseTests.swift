@@ -95,7 +95,9 @@ import Testing
     let store = InMemoryLiveAdStore()
     store.insert([ad]) { _ in }
     let released = try #require(store.releaseNow(ad, at: 10))
-    #expect(throws: Never.self) { try released.get() }
+    // (No ad view was registered: nothing to tell, nothing changed.)
+    #expect(released == AdTransition(outcome: .changed(false), effects: []))
+    #expect(ad.isReleased)
     #expect(store.ad(ad.id) == nil)
   }
 }

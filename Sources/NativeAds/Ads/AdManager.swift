@@ -530,13 +530,19 @@ public final class AdManager {
   /// delivered them already).
   private func route(_ transition: AdTransition, of ad: NativeAd, at now: Double) {
     guard !transition.effectsDelivered else { return }
-    var sequences = transition.eventSequences?.makeIterator()
+    // The shared store's numbers, read by position (an optional iterator over them would be
+    // copied and destroyed through Optional's generic witnesses on every call).
+    let sequences = transition.eventSequences
+    var events = 0
     for effect in transition.effects {
       switch effect {
       case .event(let kind, let assetKey, let reason, let url):
+        var sequence: Int?
+        if let sequences, events < sequences.count { sequence = sequences[events] }
+        events += 1
         eventStream.publish(
           kind, on: ad, assetKey: assetKey, reason: reason, url: url, at: now,
-          sequence: sequences?.next())
+          sequence: sequence)
       case .customClick(let assetID, let owner):
         eventStream.publishCustomClick(on: ad.id, assetID: assetID, for: owner)
       case .adapter(let notice):
@@ -620,23 +626,26 @@ public final class AdManager {
     } catch {
       return .failure(error)
     }
-    return releaseNow(ad)
+    return releaseNow(ad) ? .success(()) : nil
   }
 
-  /// ``releaseNow(adId:)`` of an ad this process holds, found already (``ad(utf8:)``): nil when
-  /// the store would answer later.
-  public func releaseNow(_ ad: NativeAd) -> Result<Void, AdObjectError>? {
-    guard adsAreLocal else { return nil }
+  /// ``releaseNow(adId:)`` of an ad this process holds, found already (``ad(utf8:)``): true
+  /// when it was released (a release at once cannot fail), false when the store would answer
+  /// later (nothing was done then).
+  public func releaseNow(_ ad: NativeAd) -> Bool {
+    guard adsAreLocal else { return false }
     let now = clock.now()
-    guard let released = store.releaseNow(ad, at: now) else { return nil }
-    return finishRelease(ad, released, at: now)
+    guard let transition = store.releaseNow(ad, at: now) else { return false }
+    released(ad, transition, at: now)
+    return true
   }
 
   private func release(_ ad: NativeAd, completion: @escaping Reply<Void>) {
     let now = clock.now()
     // A store that answers at once: no completion for it (`releaseAll`, a closing connection).
-    if let released = store.releaseNow(ad, at: now) {
-      return completion(finishRelease(ad, released, at: now))
+    if let transition = store.releaseNow(ad, at: now) {
+      released(ad, transition, at: now)
+      return completion(.success(()))
     }
     store.release(ad, at: now) { [self] released in
       completion(finishRelease(ad, released, at: now))
@@ -650,13 +659,18 @@ public final class AdManager {
   ) -> Result<Void, AdObjectError> {
     switch released {
     case .success(let transition):
-      route(transition, of: ad, at: now)
-      onReleased?(ad.id)
+      self.released(ad, transition, at: now)
       return .success(())
     case .failure(let unavailable) where unavailable.adIsGone:
       return .failure(.adNotFound(adId: ad.id))
     case .failure(let unavailable):
       return .failure(.storeUnavailable(adId: ad.id, unavailable))
     }
+  }
+
+  /// The effects of `ad`'s release delivered and the inspector told.
+  private func released(_ ad: NativeAd, _ transition: AdTransition, at now: Double) {
+    route(transition, of: ad, at: now)
+    onReleased?(ad.id)
   }
 }

@@ -37,10 +37,12 @@ public protocol LiveAdStore: AnyObject {
   /// memory); nil from one that answers later, which is then asked through the completion.
   /// Default: nil.
   func insertNow(_ ads: [NativeAd]) -> Result<Void, StoreUnavailable>?
-  /// ``release(_:at:completion:)`` answered at once, by a store that can (one in this
-  /// process's memory); nil from one that answers later (a shared store), which is then asked
-  /// through the completion. Default: nil.
-  func releaseNow(_ ad: NativeAd, at now: Double) -> Result<AdTransition, StoreUnavailable>?
+  /// ``release(_:at:completion:)`` done at once, by a store that can (one in this process's
+  /// memory, whose releases cannot fail): the transition; nil from one that answers later (a
+  /// shared store), which is then asked through the completion. Default: nil. (A transition
+  /// alone, not a `Result`: an optional `Result` of a transition is copied and destroyed
+  /// through Optional's generic witnesses, a tenth of a release.)
+  func releaseNow(_ ad: NativeAd, at now: Double) -> AdTransition?
 }
 
 extension LiveAdStore {
@@ -50,10 +52,7 @@ extension LiveAdStore {
 
   public func insertNow(_ ads: [NativeAd]) -> Result<Void, StoreUnavailable>? { nil }
 
-  public func releaseNow(_ ad: NativeAd, at now: Double) -> Result<AdTransition, StoreUnavailable>?
-  {
-    nil
-  }
+  public func releaseNow(_ ad: NativeAd, at now: Double) -> AdTransition? { nil }
 }
 
 /// The live ads of one process, in an ``AdIDTable``. Every completion runs before the call
@@ -114,9 +113,8 @@ public final class InMemoryLiveAdStore: LiveAdStore {
 
   // (Optional, as the requirement says: a non-optional result would not witness it, and the
   // default, nil, would be taken.)
-  public func releaseNow(_ ad: NativeAd, at now: Double) -> Result<AdTransition, StoreUnavailable>?
-  {
-    .success(released(ad, at: now))
+  public func releaseNow(_ ad: NativeAd, at now: Double) -> AdTransition? {
+    released(ad, at: now)
   }
 
   private func released(_ ad: NativeAd, at now: Double) -> AdTransition {

@@ -26,7 +26,7 @@ enum ReleaseAd: ServiceMethod {
     return { params, w in
       manager._withUnsafeGuaranteedRef { manager in
         guard let adId = params.string(adIdName), manager.adsAreLocal,
-          let ad = try? manager.ad(utf8: adId), case .success? = manager.releaseNow(ad)
+          let ad = try? manager.ad(utf8: adId), manager.releaseNow(ad)
         else { return false }
         result.write(true, into: &w)
         return true
