@@ -19,7 +19,7 @@ public struct AdRequest: Sendable {
   /// behind one reference that is nil while all of them are: a request is copied several
   /// times on its way through a load, and each copy of five arrays, a dictionary and a string
   /// was as many reference counts.
-  private var rare: Rare?
+  @usableFromInline var rare: Rare?
 
   /// The ad kinds the app can render. Must not be empty. Default `[.native]`.
   public var adTypes: [AdKind] {
@@ -71,6 +71,8 @@ public struct AdRequest: Sendable {
   }
 
   /// A request for `adUnitID` with every other field at its default: the common load's.
+  /// (Inlinable: built where it is used, not in a temporary copied out and destroyed.)
+  @inlinable @inline(__always)
   public init(adUnitID: String) {
     self.adUnitID = adUnitID
     options = LoaderOptions()
@@ -85,7 +87,7 @@ public struct AdRequest: Sendable {
     rare = fields.isDefault ? nil : Rare(fields)
   }
 
-  private final class Rare: Sendable {
+  @usableFromInline final class Rare: Sendable {
     struct Fields: Sendable {
       var adTypes: [AdKind] = [.native]
       var customNativeAdFormatIDs: [String] = []

@@ -27,6 +27,7 @@ public struct LoaderOptions: Sendable, Equatable {
   public static let maximumNumberOfAds = 5
 
   /// Creates options; every parameter defaults to the SDK's default.
+  @inlinable
   public init(
     disableImageLoading: Bool = false,
     shouldRequestMultipleImages: Bool = false,
