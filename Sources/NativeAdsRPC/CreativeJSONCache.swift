@@ -197,12 +197,24 @@ final class CreativeJSONCache {
 final class EncodedCreative {
   private var fragments: [(variant: CreativeJSONCache.Variant, bytes: ByteBuffer)] = []
   private var texts: EncodedTexts?
+  /// The options of the last fragment asked for, and that fragment: an app loads with the
+  /// same options every time, and equal options are the same variant, found with one
+  /// comparison (no variant worked out from the creative, no list searched).
+  private var lastOptions: LoaderOptions?
+  private var lastFragment = ByteBuffer()
 
   func fragment(for ad: NativeAd) -> ByteBuffer {
+    let options = ad.options
+    if options == lastOptions { return lastFragment }
     let variant = CreativeJSONCache.Variant(ad)
-    for entry in fragments where entry.variant == variant { return entry.bytes }
-    let bytes = CreativeJSONCache.encode(ad)
-    fragments.append((variant, bytes))
+    let bytes: ByteBuffer
+    if let i = fragments.firstIndex(where: { $0.variant == variant }) {
+      bytes = fragments[i].bytes
+    } else {
+      bytes = CreativeJSONCache.encode(ad)
+      fragments.append((variant, bytes))
+    }
+    (lastOptions, lastFragment) = (options, bytes)
     return bytes
   }
 

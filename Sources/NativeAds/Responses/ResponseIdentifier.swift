@@ -8,14 +8,14 @@ public struct ResponseIdentifier: Sendable, Equatable, CustomStringConvertible {
   /// How many characters a drawn identifier has.
   public static let drawnLength = 24
 
-  private enum Storage: Sendable {
+  @usableFromInline enum Storage: Sendable {
     /// A drawn identifier's 24 characters, eight to a word, first character in the lowest
     /// byte.
     case drawn(UInt64, UInt64, UInt64)
     case text(String)
   }
 
-  private let storage: Storage
+  @usableFromInline let storage: Storage
 
   /// An identifier of any text.
   public init(_ text: String) {
@@ -39,6 +39,7 @@ public struct ResponseIdentifier: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Calls `body` with the identifier's UTF-8 bytes.
+  @inlinable
   public func withUTF8<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
     switch storage {
     case .drawn(let a, let b, let c):
