@@ -99,9 +99,11 @@ final class MethodTable {
   }
 
   private var index: Index?
-  /// The method the last lookup found, compared first: clients send runs of one method (a
-  /// pipeline of `stringForKey`s), and one comparison is cheaper than hashing the name.
+  /// The methods the last two lookups found, compared first: clients send runs of one method
+  /// (a pipeline of `stringForKey`s) or of two taking turns (`loadAd` then `releaseAd`), and
+  /// a comparison or two is cheaper than hashing the name.
   private var lastFound: Int?
+  private var previousFound: Int?
   private var nameBytes: [[UInt8]] = []
   private(set) var names: [String] = []
   /// The handlers, `names.count` of them initialised, in registration order.
@@ -141,7 +143,7 @@ final class MethodTable {
     // Built again at the next lookup: registering every method at start-up builds it once.
     index?.free()
     index = nil
-    lastFound = nil
+    (lastFound, previousFound) = (nil, nil)
   }
 
   /// The method named `name` (its UTF-8 bytes), if registered.
@@ -149,8 +151,12 @@ final class MethodTable {
   func lookup(_ name: UnsafeBufferPointer<UInt8>) -> Method? {
     guard let index = index ?? built() else { return nil }
     if let last = lastFound, index.names(last, name) { return Method(index: last) }
+    if let previous = previousFound, index.names(previous, name) {
+      (lastFound, previousFound) = (previous, lastFound)
+      return Method(index: previous)
+    }
     guard let found = index.find(name) else { return nil }
-    lastFound = found
+    (lastFound, previousFound) = (found, lastFound)
     return Method(index: found)
   }
 

@@ -41,6 +41,7 @@ final class CreativeJSONCache {
   /// The encodings of `ad`'s creative, kept with the ad (``NativeAd/presentation``): a load
   /// reply puts them there (``fragment(for:)``), so later requests about the ad find them
   /// without a lookup. An ad that has none yet gets its own.
+  @inline(__always)
   func encoded(_ ad: NativeAd) -> EncodedCreative {
     if let kept = ad.presentation { return unsafeDowncast(kept, to: EncodedCreative.self) }
     let own = EncodedCreative()

@@ -306,16 +306,17 @@ import Testing
     }
   }
 
-  /// The table compares a name with the last one found before hashing it: runs of one name,
-  /// names that differ from it by a byte or in length, and names registered after it are still
-  /// told apart.
-  @Test func theLastNameFoundNeverAnswersForAnother() {
+  /// The table compares a name with the last two found before hashing it: runs of one name,
+  /// two names taking turns, names that differ from them by a byte or in length, and names
+  /// registered after them are still told apart.
+  @Test func theLastNamesFoundNeverAnswerForAnother() {
     let dispatcher = Dispatcher()
     let names = ["stringForKey", "stringForKez", "stringForKe", "stringForKeyy", "loadAd", ""]
     for (i, name) in names.enumerated() {
       dispatcher.register(name) { _, w throws(RPCError) in w.int(i) }
     }
-    let order = [0, 0, 1, 0, 2, 3, 3, 0, 4, 5, 0, 5, 5, 1]
+    // Runs, pairs taking turns (loadAd and releaseAd), a third name between them, and back.
+    let order = [0, 0, 1, 0, 2, 3, 3, 0, 4, 5, 0, 5, 5, 1, 4, 1, 4, 1, 2, 4, 1, 2, 2, 0, 1, 0]
     for i in order {
       #expect(
         Self.reply(dispatcher, names[i]) == #"{"jsonrpc":"2.0","id":1,"result":\#(i)}"# + "\n",

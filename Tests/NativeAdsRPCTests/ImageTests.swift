@@ -84,6 +84,15 @@ import Testing
     #expect(without.allMembers(named: "data").isEmpty)
     #expect(with.allMembers(named: "data").count == 3)  // icon, image, main image
     #expect(with["ads"]?[0]?["mediaContent"]?["mainImage"] != .null)
+    // And back, twice: the creative's encodings answer each load for its own options, not
+    // for the options of the load before.
+    for _ in 0..<2 {
+      let again = try client.load(
+        #"{"adUnitID":"\#(Units.direct)","options":{"disableImageLoading":true}}"#)
+      #expect(again.allMembers(named: "data").isEmpty)
+      #expect(
+        try client.load(#"{"adUnitID":"\#(Units.direct)"}"#).allMembers(named: "data").count == 3)
+    }
   }
 
   @Test func onlyTheFirstImageIsGivenUnlessMultipleImagesAreRequested() throws {
