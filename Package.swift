@@ -11,6 +11,12 @@ import PackageDescription
 ///   standard library's): the built-in store's first load paid that for some sixty types,
 ///   0.7 M of the 2.7 M instructions from spawn to the first loadAd reply. Either way the
 ///   metadata is cached after its first use: a request costs the same;
+/// - optimise across the package's modules (`-cross-module-optimization`): the generic and
+///   small functions of one module (the domain's, the JSON layer's) are specialised and
+///   inlined into the modules that call them, as they are inside their own, where without it
+///   a call from the RPC layer went through unspecialised generics and value witnesses. A
+///   loadAd + releaseAd pair takes 152 fewer instructions of 12,583, a stringForKey 15 fewer,
+///   and start-up 60 K fewer; the executable is 240 KB larger (0.3 MiB more of it resident);
 /// - count references without atomic instructions (`-assume-single-threaded`). Every Swift
 ///   object of the server lives and dies on the loop thread (docs/threading.md: libuv's
 ///   thread pool runs C only, and `ThreadingRuleTests` fails on any API that would run Swift
@@ -23,6 +29,7 @@ let hotPath: [SwiftSetting] = [
   .unsafeFlags(
     [
       "-enforce-exclusivity=unchecked",
+      "-cross-module-optimization",
       "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
       "-Xfrontend", "-assume-single-threaded",
     ], .when(configuration: .release))
