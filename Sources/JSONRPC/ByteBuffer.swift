@@ -109,9 +109,17 @@ public struct ByteBuffer {
     bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
   }
 
+  /// Appends `other`'s bytes. (Read in place, after the room is made: `other` is borrowed for
+  /// the call, and its storage outlives any growth of this buffer's, so it is not retained
+  /// around a closure as `withUnsafeBytes` would; if the two share storage, this one copies
+  /// it first and `other` keeps the original.)
   @inlinable
   public mutating func append(contentsOf other: ByteBuffer) {
-    other.withUnsafeBytes { append(contentsOf: $0) }
+    let n = other.count
+    guard n > 0 else { return }
+    let to = reserveFree(n)
+    memcpy(to, other.written.base, n)
+    written.count += n
   }
 
   /// Appends a static string's UTF-8 bytes.

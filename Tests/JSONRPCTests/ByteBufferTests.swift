@@ -48,6 +48,29 @@ import Testing
     #expect(e.array == [1, 2, 3, 9])
   }
 
+  /// Appending a buffer: another's bytes, a copy sharing this one's storage (which this one
+  /// then copies before it grows), an empty one, and one that makes this one grow.
+  @Test func appendingABufferCopiesItsBytes() {
+    var a = ByteBuffer([1, 2, 3])
+    let b = ByteBuffer([4, 5])
+    a.append(contentsOf: b)
+    #expect(a.array == [1, 2, 3, 4, 5])
+    #expect(b.array == [4, 5])
+    let shared = a
+    a.append(contentsOf: shared)
+    #expect(a.array == [1, 2, 3, 4, 5, 1, 2, 3, 4, 5])
+    #expect(shared.array == [1, 2, 3, 4, 5])
+    a.append(contentsOf: ByteBuffer())
+    #expect(a.count == 10)
+    var empty = ByteBuffer()
+    empty.append(contentsOf: shared)
+    #expect(empty.array == shared.array)
+    let big = ByteBuffer(Array(repeating: 7, count: 5000))
+    var small = ByteBuffer([1])
+    small.append(contentsOf: big)
+    #expect(small.count == 5001 && small.array.dropFirst().allSatisfy { $0 == 7 })
+  }
+
   @Test func removalsAndInsertionsKeepTheRest() {
     var buffer = ByteBuffer(Array(0..<100))
     buffer.removeSubrange(90...)
