@@ -96,14 +96,21 @@ enum AdJSON {
     }
     w.key("loadedAdNetworkResponseInfo")
     var loaded = JSONWriter.WrittenOnce()
-    if let names, let entry = info.loadedWithoutError {
-      loaded.write(into: &w) {
-        names.writeEntryWithoutError(entry.className, entry.sourceName, entry.latency, into: &$0)
+    // The entry of a load that filled: its names and latency lent in place.
+    let wroteLoaded =
+      names.flatMap { names in
+        info.withLoadedWithoutError { className, sourceName, latency in
+          loaded.write(into: &w) {
+            names.writeEntryWithoutError(className, sourceName, latency, into: &$0)
+          }
+        }
+      } != nil
+    if !wroteLoaded {
+      if let entry = info.loadedAdNetworkResponseInfo {
+        loaded.write(into: &w) { write(entry, names: names, into: &$0) }
+      } else {
+        w.null()
       }
-    } else if let entry = info.loadedAdNetworkResponseInfo {
-      loaded.write(into: &w) { write(entry, names: names, into: &$0) }
-    } else {
-      w.null()
     }
     w.key("adNetworkInfoArray")
     w.beginArray()

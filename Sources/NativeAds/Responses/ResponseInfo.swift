@@ -62,12 +62,15 @@ public struct ResponseInfo: Sendable, Equatable {
     get { fields.loaded }
     set { fields = Fields(identifier, newValue, adNetworkInfoArray, isTestRequest) }
   }
-  /// The names and latency of ``loadedAdNetworkResponseInfo`` when it has no error (the
-  /// entry of every load that filled), read in place: no copy of the whole entry, whose
-  /// optional error a copy counts too.
-  public var loadedWithoutError: (className: String, sourceName: String, latency: Double)? {
+  /// Calls `body` with the names and latency of ``loadedAdNetworkResponseInfo`` when it has
+  /// no error (the entry of every load that filled), read in place: no copy of the whole
+  /// entry, whose optional error a copy counts too, and no count of the names either (they are
+  /// lent to `body`). Nil, and `body` not called, otherwise.
+  public func withLoadedWithoutError<R>(
+    _ body: (_ className: String, _ sourceName: String, _ latency: Double) -> R
+  ) -> R? {
     guard let loaded = fields.loaded, loaded.error == nil else { return nil }
-    return (loaded.adNetworkClassName, loaded.adSourceName, loaded.latency)
+    return body(loaded.adNetworkClassName, loaded.adSourceName, loaded.latency)
   }
   /// Every source tried, in order.
   public var adNetworkInfoArray: [AdNetworkInfo] {
