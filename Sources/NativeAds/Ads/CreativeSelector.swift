@@ -34,47 +34,51 @@ enum CreativeSelector {
     let kinds = request.adTypes
     let formatIDs = request.customNativeAdFormatIDs
     let aspect = request.options.mediaAspectRatio
-    let (listing, ranking) = inventory.ranking(of: unit)
+    // Read in place from the inventory's resolved listing (local copies of its arrays would
+    // count each of them).
+    let resolved = inventory.ranking(of: unit)
 
     func eligible(_ entry: Ranking.Entry) -> Bool {
       guard kinds.contains(entry.kind) else { return false }
       // The creative itself is read only for a custom format or a targeting.
       if entry.kind == .customNative,
-        let formatID = listing[Int(entry.position)].creative.customFormatID,
+        let formatID = resolved.listing[Int(entry.position)].creative.customFormatID,
         !formatIDs.contains(formatID)
       {
         return false
       }
       guard aspect.accepts(ratio: entry.orientationRatio.isNaN ? nil : entry.orientationRatio)
       else { return false }
-      return !entry.hasTargeting || listing[Int(entry.position)].creative.targeting.matches(request)
+      return !entry.hasTargeting
+        || resolved.listing[Int(entry.position)].creative.targeting.matches(request)
     }
 
     var ranked: [Made] = []
-    ranked.reserveCapacity(min(limit, ranking.entries.count))
+    ranked.reserveCapacity(min(limit, resolved.ranking.entries.count))
     // The eligible members of the group at hand, by listing position: room on the stack for
     // the largest group there can be (no array made and freed per load).
-    withUnsafeTemporaryAllocation(of: Int32.self, capacity: ranking.entries.count) { members in
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: resolved.ranking.entries.count) {
+      members in
       var groupStart = 0
-      for (group, groupEnd) in ranking.groupEnds.enumerated() {
+      for (group, groupEnd) in resolved.ranking.groupEnds.enumerated() {
         defer { groupStart = Int(groupEnd) }
         let size = Int(groupEnd) - groupStart
         if ranked.count >= limit {
           // Nothing more to serve: only tie groups still take their turn.
-          guard group <= ranking.lastTieGroup else { break }
+          guard group <= resolved.ranking.lastTieGroup else { break }
           guard size > 1 else { continue }
         }
         var count = 0
-        for entry in ranking.entries[groupStart..<Int(groupEnd)] where eligible(entry) {
+        for entry in resolved.ranking.entries[groupStart..<Int(groupEnd)] where eligible(entry) {
           members[count] = entry.position
           count += 1
         }
         guard count > 0 else { continue }
-        let first = ranking.entries[groupStart]
+        let first = resolved.ranking.entries[groupStart]
         let start = rotation.nextStart(
           unitID: unit.id, priority: first.priority, eCPM: first.eCPM, count: count)
         for offset in 0..<count where ranked.count < limit {
-          ranked.append(made(listing[Int(members[(start + offset) % count])].creative))
+          ranked.append(made(resolved.listing[Int(members[(start + offset) % count])].creative))
         }
       }
     }
@@ -86,11 +90,13 @@ enum CreativeSelector {
   static func ranked(of unit: AdUnit, for request: AdRequest, in inventory: Inventory)
     -> [Creative]
   {
-    let (listing, ranking) = inventory.ranking(of: unit)
+    // Read in place from the inventory's resolved listing (local copies of its arrays would
+    // count each of them).
+    let resolved = inventory.ranking(of: unit)
     let aspect = request.options.mediaAspectRatio
     var out: [Creative] = []
-    for entry in ranking.entries where request.adTypes.contains(entry.kind) {
-      let creative = listing[Int(entry.position)].creative
+    for entry in resolved.ranking.entries where request.adTypes.contains(entry.kind) {
+      let creative = resolved.listing[Int(entry.position)].creative
       if entry.kind == .customNative {
         guard let id = creative.customFormatID, request.customNativeAdFormatIDs.contains(id)
         else { continue }

@@ -112,13 +112,21 @@ public final class Inventory {
   /// (see ``listedCreatives(of:)``).
   public typealias Listing = [(listing: Int, creative: Creative)]
 
-  private struct ResolvedListing {
+  /// (A class: a load takes it from the inventory with one count, not one per array.)
+  final class ResolvedListing {
     /// The IDs it was resolved from (compared by identity first: the unit's own array).
     let ids: [String]
     let generation: Int
     let listing: Listing
     /// The listing in ranking order, for decisioning.
     let ranking: CreativeSelector.Ranking
+
+    init(ids: [String], generation: Int, listing: Listing, ranking: CreativeSelector.Ranking) {
+      self.ids = ids
+      self.generation = generation
+      self.listing = listing
+      self.ranking = ranking
+    }
   }
 
   /// Listings resolved for loads, by unit ID; each valid while ``generation`` is its own.
@@ -151,10 +159,7 @@ public final class Inventory {
 
   /// The listing of `unit` and its ranking order (``CreativeSelector/Ranking``), resolved and
   /// kept together.
-  func ranking(of unit: AdUnit) -> (Listing, CreativeSelector.Ranking) {
-    let kept = resolved(unit)
-    return (kept.listing, kept.ranking)
-  }
+  func ranking(of unit: AdUnit) -> ResolvedListing { resolved(unit) }
 
   private func resolved(_ unit: AdUnit) -> ResolvedListing {
     let ids = unit.creativeIDs
