@@ -17,6 +17,33 @@ import Testing
     #expect(ad["responseInfo"] == result["responseInfo"])
   }
 
+  /// The unit's ID is read the same whether it names a unit loaded a moment ago (its ID then
+  /// taken from the inventory), is written with escapes, names a unit that was just removed,
+  /// or names none: the same ad, the same unit kept with it, the same errors.
+  @Test func theUnitIDIsReadTheSameWhateverTheUnitsLoadedBefore() throws {
+    let client = harness.connect()
+    let escaped = Units.direct.replacingOccurrences(of: "/", with: #"\/"#)
+    var headlines: [JSONValue?] = []
+    for params in [
+      #"{"adUnitID":"\#(Units.direct)"}"#, #"{"adUnitID":"\#(Units.direct)"}"#,
+      #"{"adUnitID":"\#(escaped)"}"#, #"{"adUnitID":"\#(Units.direct)"}"#,
+    ] {
+      let ad = try #require(client.load(params)["ads"]?[0])
+      headlines.append(ad["headline"])
+      let id = try #require(ad["adId"]?.text)
+      #expect(try harness.manager.ad(id).adUnitID == Units.direct, "\(params)")
+    }
+    #expect(headlines.allSatisfy { $0 == .string("Flood-It! 2") }, "\(headlines)")
+    // A unit ID one byte longer or shorter than a recent one, and a recent one removed.
+    for unit in [Units.direct + "x", String(Units.direct.dropLast())] {
+      let error = try client.error("loadAd", #"{"adUnitID":"\#(unit)"}"#)
+      #expect(error["message"]?.text?.contains("unknown ad unit ID") == true, "\(unit)")
+    }
+    _ = try client.result("store.remove", #"{"kind":"adUnit","id":"\#(Units.direct)"}"#)
+    let gone = try client.error("loadAd", #"{"adUnitID":"\#(Units.direct)"}"#)
+    #expect(gone["message"]?.text?.contains("unknown ad unit ID") == true)
+  }
+
   @Test func theBestDirectSoldCreativeIsTheAppInstallAdWithEveryNativeAsset() throws {
     let ad = try #require(
       harness.connect().load(#"{"adUnitID":"\#(Units.direct)"}"#)["ads"]?[0])

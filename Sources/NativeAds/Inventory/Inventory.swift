@@ -98,6 +98,21 @@ public final class Inventory {
   /// compares its ID with theirs before hashing it. Emptied by every change.
   private var recentUnits: [AdUnit] = []
 
+  /// The ID of one of the last few units looked up (``adUnit(_:)``) whose UTF-8 is `utf8`, as
+  /// the inventory holds it: a request naming a unit loaded a moment ago then shares that
+  /// string instead of making its own (an allocation and a free for an ID longer than 15
+  /// bytes), and the lookup that follows finds it by identity. Nil for any other ID.
+  public func recentUnitID(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
+    guard let bytes = utf8.baseAddress else { return nil }
+    for unit in recentUnits where unit.id.utf8.count == utf8.count {
+      let same = unit.id.utf8.withContiguousStorageIfAvailable {
+        ByteKeys.equal($0.baseAddress!, bytes, count: utf8.count)
+      }
+      if same == true { return unit.id }
+    }
+    return nil
+  }
+
   /// The creatives of ad unit `unitID` eligible for `request` (its ad types, formats, media
   /// orientation and targeting), best first (priority, then eCPM), ties in listing order:
   /// decisioning without rotation. nil when there is no such unit.

@@ -88,8 +88,22 @@ enum LoadAd: ServiceMethod {
   }
 
   static func decode(_ params: Params) throws(RPCError) -> Request {
+    try decode(params, inventory: nil)
+  }
+
+  /// The handler: ``decode(_:inventory:)`` with the service's inventory, then ``handle``.
+  static func handler(for service: NativeAdsService) -> MethodHandler {
+    { [unowned(unsafe) service] call, result throws(RPCError) in
+      let request = try decode(call.params, inventory: service.manager.inventory)
+      try handle(request, context: MethodContext(service: service, call: call), result: &result)
+    }
+  }
+
+  /// ``decode(_:)``, taking the unit's ID from `inventory` when it names one of the units
+  /// loaded a moment ago (``Inventory/recentUnitID(_:)``: the same string, not a new one).
+  static func decode(_ params: Params, inventory: Inventory?) throws(RPCError) -> Request {
     try decoding { () throws(InvalidField) in
-      let ad = try decodeRequest(params)
+      let ad = try decodeRequest(params, inventory: inventory)
       // (A nativeRequest without a response string is an extra param: ignored.)
       guard !Self.namesOnlyTheUnit(params), let text = try params(adResponseString) else {
         return Request(ad: ad)
@@ -104,8 +118,19 @@ enum LoadAd: ServiceMethod {
   @inline(__always)
   private static func namesOnlyTheUnit(_ params: Params) -> Bool { params.object?.count == 1 }
 
-  private static func decodeRequest(_ params: Params) throws(InvalidField) -> AdRequest {
-    let unit = try params(adUnitID)
+  private static func decodeRequest(_ params: Params, inventory: Inventory?)
+    throws(InvalidField) -> AdRequest
+  {
+    // A plain string naming a recent unit is that unit's ID; anything else is read by the
+    // field's rules.
+    let unit: String
+    if let bytes = params.raw(adUnitID.name)?.unescapedStringBytes,
+      let known = inventory?.recentUnitID(bytes)
+    {
+      unit = known
+    } else {
+      unit = try params(adUnitID)
+    }
     if namesOnlyTheUnit(params) { return AdRequest(adUnitID: unit) }
     var request = AdRequest(adUnitID: unit)
     if let kinds = try params(adTypes) { request.adTypes = kinds }
