@@ -64,6 +64,19 @@ public struct JSONWriter {
     needsComma = false
   }
 
+  /// Writes `text` as it is: a run of structure and keys that the caller knows is right where
+  /// it goes (`{"ads":[{"adId":`, `},"responseInfo":`), in one capacity check where
+  /// ``beginObject()``, ``key(_:)`` and the others would take one each. What follows needs a
+  /// comma unless `text` ends with `{`, `[`, `:` or `,`.
+  @inlinable @inline(__always) public mutating func verbatim(_ text: StaticString) {
+    let n = text.utf8CodeUnitCount
+    bytes.append(UnsafeRawPointer(text.utf8Start), count: n)
+    let last = text.utf8Start[n - 1]
+    needsComma =
+      !(last == UInt8(ascii: "{") || last == UInt8(ascii: "[") || last == UInt8(ascii: ":")
+      || last == UInt8(ascii: ","))
+  }
+
   /// Marks the start of an array element (writes a comma when needed).
   @inlinable @inline(__always) public mutating func element() {
     if needsComma { bytes.append(UInt8(ascii: ",")) }

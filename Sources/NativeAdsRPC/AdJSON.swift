@@ -86,8 +86,7 @@ enum AdJSON {
   static func write(
     _ info: ResponseInfo, names: SourceNamesJSON? = nil, into w: inout JSONWriter
   ) {
-    w.beginObject()
-    w.key("responseIdentifier")
+    w.verbatim(#"{"responseIdentifier":"#)
     let identifier = info.identifier
     if identifier.needsNoEscape {
       identifier.withUTF8 { w.string(needingNoEscape: $0) }
@@ -112,8 +111,7 @@ enum AdJSON {
         w.null()
       }
     }
-    w.key("adNetworkInfoArray")
-    w.beginArray()
+    w.verbatim(#","adNetworkInfoArray":["#)  // (after the loaded entry or null)
     for entry in info.triedBeforeLoaded {
       w.element()
       write(entry, names: names, into: &w)

@@ -9,6 +9,46 @@ import Testing
     return String(decoding: w.bytes, as: UTF8.self)
   }
 
+  /// Verbatim runs of structure leave the writer where the same calls one by one would: a
+  /// comma needed after a closing bracket or a value, none after an opening one or a colon.
+  @Test func verbatimStructureWritesWhatTheCallsWould() {
+    let stepByStep = written { w in
+      w.beginObject()
+      w.key("ads")
+      w.beginArray()
+      w.element()
+      w.beginObject()
+      w.key("a")
+      w.int(1)
+      w.endObject()
+      w.endArray()
+      w.key("b")
+      w.beginArray()
+      w.element()
+      w.int(2)
+      w.endArray()
+      w.key("c")
+      w.null()
+      w.endObject()
+    }
+    let verbatim = written { w in
+      w.verbatim(#"{"ads":["#)
+      w.element()
+      w.verbatim(#"{"a":"#)
+      w.int(1)
+      w.verbatim("}")
+      w.verbatim(#"],"b":["#)
+      w.element()
+      w.int(2)
+      w.verbatim("]")
+      w.key("c")
+      w.verbatim("null")
+      w.verbatim("}")
+    }
+    #expect(verbatim == stepByStep)
+    #expect(verbatim == #"{"ads":[{"a":1}],"b":[2],"c":null}"#)
+  }
+
   // MARK: Written once
 
   @Test func aValueWrittenOnceIsCopiedEveryTimeAfterWithItsCommas() {

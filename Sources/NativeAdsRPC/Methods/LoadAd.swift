@@ -283,19 +283,16 @@ enum LoadAd: ServiceMethod {
     into w: inout JSONWriter
   ) {
     var responseInfo = JSONWriter.WrittenOnce()
-    w.beginObject()
-    w.key("ads")
-    w.beginArray()
+    w.verbatim(#"{"ads":["#)
     for ad in loaded.ads {
       w.element()
-      w.beginObject()
+      w.verbatim("{")
       writeMembers(of: ad, responseInfo: &responseInfo, service: service, into: &w)
-      w.endObject()
+      w.verbatim("}")
     }
-    w.endArray()
-    w.key("responseInfo")
+    w.verbatim(#"],"responseInfo":"#)
     responseInfo.write(into: &w) { writeResponseInfo(loaded.responseInfo, service, into: &$0) }
-    w.endObject()
+    w.verbatim("}")
   }
 
   /// An Ad's members (contract section 4), in the object `w` is writing. `responseInfo` is
