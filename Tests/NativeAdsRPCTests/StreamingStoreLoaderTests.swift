@@ -204,7 +204,17 @@ struct SplitMix {
     let n2 = try #require(fresh.creative("n2"))
     #expect(n2.kind == .native && n2.customFormatID == nil && n2.priority == -3)
     #expect(n2.orientationRatio == 1200.0 / 627.0 && n2.targeting.keywords == ["k"])
+    #expect(!n2.hasVideoContent)
     #expect(n2.isPacked)
+    // Whether a creative has video is kept with it, packed or not, as its media says.
+    for creative in fresh.creatives.values {
+      #expect(creative.hasVideoContent == creative.media.hasVideoContent, "\(creative.id)")
+    }
+    let video = try #require(
+      StoreLoader.builtInInventory().creatives.values.first {
+        $0.media.hasVideoContent
+      })
+    #expect(video.hasVideoContent)
   }
 
   @Test func aDocumentCutAtEveryPositionLoadsTheSame() {

@@ -58,6 +58,9 @@ public struct Creative: Sendable {
     static let indirect = Flags(rawValue: 2)
     static let customClickAction = Flags(rawValue: 4)
     static let tracking = Flags(rawValue: 8)
+    /// ``MediaContent/hasVideoContent`` (never for a packed creative: the packer takes no
+    /// video), read without the details.
+    static let video = Flags(rawValue: 16)
   }
 
   final class Box: Sendable {
@@ -88,6 +91,7 @@ public struct Creative: Sendable {
       if f.isIndirect { flags.insert(.indirect) }
       if f.hasCustomClickAction { flags.insert(.customClickAction) }
       if f.tracking != nil { flags.insert(.tracking) }
+      if f.media.hasVideoContent { flags.insert(.video) }
       self.flags = flags
       details = Atomic(
         Unmanaged.passRetained(
@@ -177,7 +181,7 @@ public struct Creative: Sendable {
     set { update { $0.media = newValue } }
   }
   /// ``media``'s `hasVideoContent`, read in place (no copy of the media).
-  public var hasVideoContent: Bool { box.unpacked.details.media.hasVideoContent }
+  public var hasVideoContent: Bool { box.flags.contains(.video) }
   /// The AdChoices overlay: always there for indirect ads; a direct-sold ad carries it only
   /// when its creative says so (the Digital Services Act rule for reservation ads in the EEA).
   public var adChoices: AdChoicesInfo? {
