@@ -170,7 +170,7 @@ public final class AdManager {
     }
     loadCounter += 1
     var options = request.options
-    let mediated = response == nil && unit.waterfall != nil
+    let mediated = response == nil && unit.hasWaterfall
     options.numberOfAds = mediated ? 1 : min(options.numberOfAds, LoaderOptions.maximumNumberOfAds)
     let plan = LoadPlan(
       request: request, unit: unit, owner: owner,
