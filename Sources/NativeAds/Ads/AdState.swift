@@ -160,11 +160,15 @@ public struct AdTransition: Sendable, Equatable {
 }
 
 /// The answer to one ``AdChange``.
+///
+/// The cases with a payload keep it boxed (`indirect`): a transition is made and destroyed on
+/// every change, most of them ``changed(_:)`` (a release, a dismissal), and an enum of four
+/// structs inline was copied and destroyed through value witnesses whatever its case.
 public enum AdOutcome: Sendable, Equatable {
-  case impression(ImpressionOutcome)
-  case click(ClickOutcome)
-  case video(VideoControlOutcome)
-  case adView(AdViewRegistration)
+  indirect case impression(ImpressionOutcome)
+  indirect case click(ClickOutcome)
+  indirect case video(VideoControlOutcome)
+  indirect case adView(AdViewRegistration)
   /// Whether the change changed anything (dismissals, mutes, unregistering, adapter reports,
   /// and the custom click handler's new setting).
   case changed(Bool)
