@@ -38,7 +38,7 @@ enum AdJSON {
       w.null()
       return
     }
-    if let names, info.error == nil {
+    if let names, !info.hasError {
       names.writeEntryWithoutError(
         info.adNetworkClassName, info.adSourceName, info.latency, into: &w)
       return

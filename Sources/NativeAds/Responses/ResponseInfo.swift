@@ -69,7 +69,7 @@ public struct ResponseInfo: Sendable, Equatable {
   public func withLoadedWithoutError<R>(
     _ body: (_ className: String, _ sourceName: String, _ latency: Double) -> R
   ) -> R? {
-    guard let loaded = fields.loaded, loaded.error == nil else { return nil }
+    guard let loaded = fields.loaded, !loaded.hasError else { return nil }
     return body(loaded.adNetworkClassName, loaded.adSourceName, loaded.latency)
   }
   /// Every source tried, in order.
