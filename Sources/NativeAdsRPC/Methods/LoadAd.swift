@@ -199,12 +199,14 @@ enum LoadAd: ServiceMethod {
       return loadAfterCatchUp(request, response, replica, context)
     }
     let owner = context.session.id
-    switch service.manager.startLoad(request, response: response, owner: owner) {
+    let start = service.manager.startLoad(request, response: response, owner: owner)
+    // Consumed: the result moves out of it, not copied and then destroyed with it.
+    switch consume start {
     case .answered(let result, _):
       if !service.inspectors.isEmpty {
         service.inspect(result, adUnitID: request.adUnitID, owner: owner)
       }
-      switch result {
+      switch consume result {
       case .success(let loaded): write(loaded, service: service, into: &w)
       case .failure(let error): throw error.rpcError
       }
