@@ -4,16 +4,21 @@ import ByteKeys
 /// (``CanonicalEnvelope``) read straight from its params' bytes, or a refusal to answer.
 ///
 /// For the few methods whose common request is a lookup and a copy of pre-encoded bytes
-/// (`stringForKey`: an ad and a key), or a lookup and a change made at once (`releaseAd` of an
-/// ad this process holds: it declines before changing anything, unless the change succeeded).
-/// The handler writes the result value and returns true,
-/// or writes nothing and returns false ("declines"), and the request then takes the general
-/// path (parse, decode, the method's handler), which answers it or words its error. A direct
-/// handler only ever answers what the general path would answer the same way, byte for byte:
-/// it calls the same functions of the domain, and declines whatever is not the plain case
-/// (another params shape, an unknown ad, an error of any kind). It never defers, never
-/// fails a request, and is never called for a notification, in a batch or after `shutdown`.
-public typealias DirectHandler = (_ params: FlatParams, _ result: inout JSONWriter) -> Bool
+/// (`stringForKey`: an ad and a key), a lookup and a change made at once (`releaseAd` of an
+/// ad this process holds: it declines before changing anything, unless the change succeeded),
+/// or a call of the domain that answers at once (`loadAd` of a unit without a waterfall).
+/// The handler writes the result value and returns true, or throws the error the general
+/// path's handler would throw for that request, or writes nothing and returns false
+/// ("declines"), and the request then takes the general path (parse, decode, the method's
+/// handler), which answers it or words its error. A direct handler only ever answers what the
+/// general path would answer the same way, byte for byte: it calls the same functions of the
+/// domain, and declines, before anything changes, whatever is not the plain case (another
+/// params shape, an unknown ad, a load that could wait). It never defers, and is never called
+/// for a notification, in a batch or after `shutdown`. `session` is the connection the
+/// request came in on.
+public typealias DirectHandler = (
+  _ params: FlatParams, _ session: RPCSession, _ result: inout JSONWriter
+) throws(RPCError) -> Bool
 
 /// The params of a canonical request, as bytes: `{` up to the envelope's closing `}`
 /// (whitespace after the object included). Valid while the message is.

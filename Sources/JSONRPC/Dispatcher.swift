@@ -86,8 +86,16 @@ public final class Dispatcher {
       // is left of its attempt and the request goes on as any other.
       let mark = w.bytes.count
       Self.writeResultStart(id: envelope.id, into: &w)
-      if table.answerDirectly(target, FlatParams(params), &w) {
-        w.endObject()
+      do throws(RPCError) {
+        if try table.answerDirectly(target, FlatParams(params), session, &w) {
+          w.endObject()
+          return true
+        }
+      } catch {
+        // The error the method's handler would have thrown: worded as the general path does.
+        w.bytes.removeSubrange(mark...)
+        w.needsComma = false
+        Self.writeError(error, id: envelope.id, into: &w)
         return true
       }
       w.bytes.removeSubrange(mark...)

@@ -27,7 +27,7 @@ final class MethodTable {
 
     init(_ body: @escaping MethodHandler, direct: DirectHandler?) {
       self.body = body
-      self.direct = direct ?? { _, _ in false }
+      self.direct = direct ?? { _, _, _ in false }
       hasDirect = direct != nil
     }
   }
@@ -184,10 +184,12 @@ final class MethodTable {
   /// Calls the fast layer of `method` (which has one: ``answersDirectly(_:)``); whether it
   /// answered.
   @inline(__always)
-  func answerDirectly(_ method: Method, _ params: FlatParams, _ result: inout JSONWriter) -> Bool {
+  func answerDirectly(
+    _ method: Method, _ params: FlatParams, _ session: RPCSession, _ result: inout JSONWriter
+  ) throws(RPCError) -> Bool {
     running &+= 1
     defer { running &-= 1 }
-    return handlers[method.index].direct(params, &result)
+    return try handlers[method.index].direct(params, session, &result)
   }
 
   /// ``ByteKeys``' hash of the name, a word at a time (only registered names are inserted,

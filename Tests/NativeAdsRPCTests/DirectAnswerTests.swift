@@ -126,17 +126,17 @@ import Testing
     let id = try client.loadAdID()
     harness.dispatcher.register(
       "stringForKey", { _, _ throws(RPCError) in throw RPCError.internalError() },
-      direct: { _, w in
+      direct: { _, _, w in
         w.string("from the fast layer")
         return true
       })
     let reply = try client.call("stringForKey", #"{"adId":"\#(id)","key":"headline"}"#)
     #expect(reply["result"]?.text == "from the fast layer")
-    // The service registers its own for stringForKey and releaseAd, and for no other method.
+    // The service registers its own for stringForKey, releaseAd and loadAd, and no other.
     let service = ServiceHarness()
     #expect(service.dispatcher.hasDirectHandler("stringForKey"))
     #expect(service.dispatcher.hasDirectHandler("releaseAd"))
-    #expect(!service.dispatcher.hasDirectHandler("loadAd"))
+    #expect(service.dispatcher.hasDirectHandler("loadAd"))
     #expect(!service.dispatcher.hasDirectHandler("recordImpression"))
   }
 
@@ -192,6 +192,67 @@ import Testing
     }
     // Every ad was released once, by the first request naming it.
     #expect(releasedCount == ids.count)
+  }
+
+  /// Loads through the fast layer and through the general path side by side: every unit kind
+  /// (direct, backfill, video, a waterfall, one with nothing to serve, unknown), each loaded
+  /// several times (the fast layer takes only units loaded a moment ago), in several
+  /// spellings, with the inspector watching or not: the same bytes, successes and errors.
+  @Test func everyLoadIsTheGeneralPathsByteForByte() throws {
+    let pair = Pair()
+    let (a, b) = pair.send(
+      #"{"jsonrpc":"2.0","id":1,"method":"store.putAdUnit","params":{"adUnit":{"id":"/1/empty"}}}"#)
+    #expect(a == b && a.contains(#""result""#), "\(a)")
+    let units = [
+      Units.direct, Units.backfill, Units.video, Units.adMob, "/1/empty",
+      "native-ads/mediation/sample-waterfall", "nope",
+    ]
+    var loaded = 0
+    var failed = 0
+    for round in 0..<3 {
+      if round == 2 {
+        // An inspector watching: it is told of every load, by either path.
+        let (a, b) = pair.send(#"{"jsonrpc":"2.0","id":"w","method":"inspector.watch"}"#)
+        #expect(a == b && a.contains(#""result""#), "\(a)")
+      }
+      for unit in units {
+        for params in [
+          #"{"adUnitID":"\#(unit)"}"#, #"{ "adUnitID":"\#(unit)"}"#,
+          #"{"adUnitID":"\#(unit)","options":{"numberOfAds":2}}"#,
+        ] {
+          for envelopeID in ["5", #""l-1""#] {
+            let line =
+              #"{"jsonrpc":"2.0","id":\#(envelopeID),"method":"loadAd","params":\#(params)}"#
+            let (a, b) = pair.send(line)
+            #expect(a == b, "\(line)")
+            if a.contains(#""ads":"#) { loaded += 1 }
+            if a.contains(#""error":"#) { failed += 1 }
+          }
+        }
+      }
+    }
+    // Both outcomes were reached, through both paths.
+    #expect(loaded > 20 && failed > 10, "\(loaded) loaded, \(failed) failed")
+  }
+
+  @Test func theLoadFastLayerIsTakenForARecentUnitOnly() throws {
+    // The general handler fails every call: what loads went through the fast layer.
+    let harness = ServiceHarness()
+    let client = harness.connect()
+    _ = try client.loadAdID()  // the unit is recent now
+    harness.dispatcher.register(
+      "loadAd", { _, _ throws(RPCError) in throw RPCError.internalError() },
+      direct: try #require(LoadAd.directHandler(for: harness.service)))
+    let fast = try client.call("loadAd", #"{"adUnitID":"\#(Units.direct)"}"#)
+    #expect(fast["result"]?["ads"]?[0]?["adId"]?.text != nil)
+    // Declined: a unit not loaded lately, another spelling, more params.
+    for params in [
+      #"{"adUnitID":"\#(Units.backfill)"}"#, #"{"adUnitID": "\#(Units.direct)"}"#,
+      #"{"adUnitID":"\#(Units.direct)","request":{}}"#, #"{}"#,
+    ] {
+      let declined = try client.call("loadAd", params)
+      #expect(declined["error"]?["code"] == .int(-32603), "\(params)")
+    }
   }
 
   @Test func afterShutdownTheFastLayerIsNotTaken() throws {

@@ -103,12 +103,17 @@ public final class Inventory {
   /// string instead of making its own (an allocation and a free for an ID longer than 15
   /// bytes), and the lookup that follows finds it by identity. Nil for any other ID.
   public func recentUnitID(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
+    recentUnit(utf8)?.id
+  }
+
+  /// The unit of ``recentUnitID(_:)``.
+  public func recentUnit(_ utf8: UnsafeBufferPointer<UInt8>) -> AdUnit? {
     guard let bytes = utf8.baseAddress else { return nil }
     for unit in recentUnits where unit.id.utf8.count == utf8.count {
       let same = unit.id.utf8.withContiguousStorageIfAvailable {
         ByteKeys.equal($0.baseAddress!, bytes, count: utf8.count)
       }
-      if same == true { return unit.id }
+      if same == true { return unit }
     }
     return nil
   }

@@ -99,6 +99,44 @@ enum LoadAd: ServiceMethod {
     }
   }
 
+  /// The fast layer (``DirectHandler``): `{"adUnitID":"<plain>"}` naming a unit loaded a
+  /// moment ago (``Inventory/recentUnit(_:)``) that has no waterfall, in a process that keeps
+  /// its ads (no fleet), is loaded at once from the params' bytes, by the same
+  /// ``AdManager/startLoad(_:response:owner:)`` and the same ``write(_:service:into:)`` as
+  /// ``handle(_:context:result:)``, and a load that fails throws the same error. Anything else
+  /// is declined before anything is done (other params, another spelling, a unit not loaded
+  /// lately, a waterfall, which may wait on adapters), and the general path loads it.
+  static func directHandler(for service: NativeAdsService) -> DirectHandler? {
+    // Held unretained and used as guaranteed references, as in StringForKey's fast layer.
+    let unowned = Unmanaged.passUnretained(service)
+    let unitName = adUnitID.name
+    return { params, session, w throws(RPCError) in
+      let answer: Result<Bool, RPCError> = unowned._withUnsafeGuaranteedRef { service in
+        let manager = service.manager
+        guard service.replica == nil, manager.adsAreLocal, let bytes = params.string(unitName),
+          let unit = manager.inventory.recentUnit(bytes), !unit.hasWaterfall
+        else { return .success(false) }
+        let owner = session.id
+        let start = manager.startLoad(AdRequest(adUnitID: unit.id), owner: owner)
+        // A unit without a waterfall, with the ads kept in this process, answers at once.
+        guard case .answered(let result, _) = consume start else {
+          return .failure(
+            .internalError("a load of a unit without a waterfall did not answer at once"))
+        }
+        if !service.inspectors.isEmpty {
+          service.inspect(result, adUnitID: unit.id, owner: owner)
+        }
+        switch consume result {
+        case .success(let loaded):
+          write(loaded, service: service, into: &w)
+          return .success(true)
+        case .failure(let error): return .failure(error.rpcError)
+        }
+      }
+      return try answer.get()
+    }
+  }
+
   /// ``decode(_:)``, taking the unit's ID from `inventory` when it names one of the units
   /// loaded a moment ago (``Inventory/recentUnitID(_:)``: the same string, not a new one).
   static func decode(_ params: Params, inventory: Inventory?) throws(RPCError) -> Request {

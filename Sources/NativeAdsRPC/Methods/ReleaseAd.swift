@@ -23,7 +23,7 @@ enum ReleaseAd: ServiceMethod {
     // Held unretained and used as a guaranteed reference, as in StringForKey's fast layer.
     let manager = Unmanaged.passUnretained(service.manager)
     let adIdName = AdIDRequest.adIdField.name
-    return { params, w in
+    return { params, _, w in
       manager._withUnsafeGuaranteedRef { manager in
         guard let adId = params.string(adIdName), manager.adsAreLocal,
           let ad = try? manager.ad(utf8: adId), manager.releaseNow(ad)

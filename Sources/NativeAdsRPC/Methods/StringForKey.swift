@@ -39,7 +39,7 @@ enum StringForKey: ServiceMethod {
     let texts = Unmanaged.passUnretained(service.creativeJSON)
     // The names read once here: each read of a static field is a lazy initialiser's check.
     let (adIdName, keyName) = (AdKeyRequest.adIdField.name, AdKeyRequest.keyField.name)
-    return { params, w in
+    return { params, _, w in
       manager._withUnsafeGuaranteedRef { manager in
         texts._withUnsafeGuaranteedRef { texts in
           guard let (adId, key) = params.strings(adIdName, keyName),
