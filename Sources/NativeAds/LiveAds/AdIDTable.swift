@@ -54,35 +54,38 @@ struct AdIDTable {
   /// Forgets the ad with ID `id`, if kept.
   mutating func remove(_ id: String) {
     var id = id
-    let found: Int? = id.withUTF8 { bytes in
+    let removed = id.withUTF8 { bytes in
       let hash = Self.hash(bytes)
-      let mask = slots.count - 1
-      var i = Int(truncatingIfNeeded: hash) & mask
-      while let slot = slots[i] {
-        if slot.hash == hash, Self.id(of: slot.ad, equals: bytes) { return i }
-        i = (i + 1) & mask
+      // In the array's buffer: one uniqueness check for the removal, and the slots moved
+      // with no reference counted.
+      return slots.withUnsafeMutableBufferPointer { slots in
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: hash) & mask
+        while true {
+          guard let slotHash = slots[i]?.hash else { return false }
+          if slotHash == hash, Self.id(of: slots[i].unsafelyUnwrapped.ad, equals: bytes) { break }
+          i = (i + 1) & mask
+        }
+        // Backward-shift deletion: move later entries of the run into the hole when their
+        // home slot is not between the hole and where they sit, so that no probe sequence is
+        // broken.
+        var hole = i
+        slots[hole] = nil
+        var j = hole
+        while true {
+          j = (j + 1) & mask
+          guard let slotHash = slots[j]?.hash else { break }
+          let home = Int(truncatingIfNeeded: slotHash) & mask
+          if (j - home) & mask >= (j - hole) & mask {
+            slots.swapAt(hole, j)
+            hole = j
+          }
+        }
+        return true
       }
-      return nil
     }
-    guard var hole = found else { return }
-    // Backward-shift deletion: move later entries of the run into the hole when their home
-    // slot is not between the hole and where they sit, so that no probe sequence is broken.
-    let mask = slots.count - 1
-    slots[hole] = nil
+    guard removed else { return }
     count -= 1
-    var j = hole
-    while true {
-      j = (j + 1) & mask
-      guard let slot = slots[j] else { break }
-      let home = Int(truncatingIfNeeded: slot.hash) & mask
-      let distanceFromHome = (j - home) & mask
-      let distanceToHole = (j - hole) & mask
-      if distanceFromHome >= distanceToHole {
-        slots[hole] = slot
-        slots[j] = nil
-        hole = j
-      }
-    }
     if slots.count > 16 && count * 8 < slots.count { shrink() }
   }
 
