@@ -11,6 +11,9 @@ protocol ServiceMethod {
   /// Its summary, params, result and errors, for the OpenRPC document.
   static var signature: MethodSignature { get }
   static func decode(_ params: Params) throws(RPCError) -> Request
+  /// ``decode(_:)`` with the service at hand, for a decoding that can share what the service
+  /// holds (`loadAd` takes its unit's ID string from the inventory). Default: ``decode(_:)``.
+  static func decode(_ params: Params, service: NativeAdsService) throws(RPCError) -> Request
   static func handle(_ request: Request, context: MethodContext, result: inout JSONWriter)
     throws(RPCError)
   /// The dispatcher's handler: decode, then handle. (A requirement with a default: each
@@ -26,12 +29,16 @@ protocol ServiceMethod {
 extension ServiceMethod {
   static func directHandler(for service: NativeAdsService) -> DirectHandler? { nil }
 
+  static func decode(_ params: Params, service: NativeAdsService) throws(RPCError) -> Request {
+    try decode(params)
+  }
+
   static func handler(for service: NativeAdsService) -> MethodHandler {
     // Unowned and unchecked: the service owns its dispatcher's handlers and outlives every
     // call they make (a handler runs only while the service dispatches), so the reference
     // needs no counting on every request.
     { [unowned(unsafe) service] call, result throws(RPCError) in
-      let request = try decode(call.params)
+      let request = try decode(call.params, service: service)
       try handle(request, context: MethodContext(service: service, call: call), result: &result)
     }
   }

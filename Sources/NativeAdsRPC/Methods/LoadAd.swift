@@ -91,12 +91,8 @@ enum LoadAd: ServiceMethod {
     try decode(params, inventory: nil)
   }
 
-  /// The handler: ``decode(_:inventory:)`` with the service's inventory, then ``handle``.
-  static func handler(for service: NativeAdsService) -> MethodHandler {
-    { [unowned(unsafe) service] call, result throws(RPCError) in
-      let request = try decode(call.params, inventory: service.manager.inventory)
-      try handle(request, context: MethodContext(service: service, call: call), result: &result)
-    }
+  static func decode(_ params: Params, service: NativeAdsService) throws(RPCError) -> Request {
+    try decode(params, inventory: service.manager.inventory)
   }
 
   /// The fast layer (``DirectHandler``): `{"adUnitID":"<plain>"}` naming a unit loaded a
@@ -111,7 +107,7 @@ enum LoadAd: ServiceMethod {
     let unowned = Unmanaged.passUnretained(service)
     let unitName = adUnitID.name
     return { params, session, w throws(RPCError) in
-      let answer: Result<Bool, RPCError> = unowned._withUnsafeGuaranteedRef { service in
+      let outcome: Result<Bool, RPCError> = unowned._withUnsafeGuaranteedRef { service in
         let manager = service.manager
         guard service.replica == nil, manager.adsAreLocal, let bytes = params.string(unitName),
           let unit = manager.inventory.recentUnit(bytes), !unit.hasWaterfall
@@ -123,17 +119,12 @@ enum LoadAd: ServiceMethod {
           return .failure(
             .internalError("a load of a unit without a waterfall did not answer at once"))
         }
-        if !service.inspectors.isEmpty {
-          service.inspect(result, adUnitID: unit.id, owner: owner)
+        if let error = answer(result, adUnitID: unit.id, owner: owner, service, into: &w) {
+          return .failure(error)
         }
-        switch consume result {
-        case .success(let loaded):
-          write(loaded, service: service, into: &w)
-          return .success(true)
-        case .failure(let error): return .failure(error.rpcError)
-        }
+        return .success(true)
       }
-      return try answer.get()
+      return try outcome.get()
     }
   }
 
@@ -241,12 +232,8 @@ enum LoadAd: ServiceMethod {
     // Consumed: the result moves out of it, not copied and then destroyed with it.
     switch consume start {
     case .answered(let result, _):
-      if !service.inspectors.isEmpty {
-        service.inspect(result, adUnitID: request.adUnitID, owner: owner)
-      }
-      switch consume result {
-      case .success(let loaded): write(loaded, service: service, into: &w)
-      case .failure(let error): throw error.rpcError
+      if let error = answer(result, adUnitID: request.adUnitID, owner: owner, service, into: &w) {
+        throw error
       }
     case .pending(let pending):
       let reply = context.call.deferReply()
@@ -255,6 +242,22 @@ enum LoadAd: ServiceMethod {
       reply.onCancel = { manager.cancelLoad(ticket) }
       reply.cancelsWhenInputEnds = { manager.isAskingSources(ticket) }
       pending.onAnswer = answering(reply, request.adUnitID, owner: owner, service)
+    }
+  }
+
+  /// A load answered at once, by the general path or the fast layer: the inspector's watchers
+  /// told, then the result written, or the error to throw returned.
+  @inline(__always)
+  private static func answer(
+    _ result: consuming LoadResult, adUnitID: String, owner: UInt64,
+    _ service: NativeAdsService, into w: inout JSONWriter
+  ) -> RPCError? {
+    if !service.inspectors.isEmpty { service.inspect(result, adUnitID: adUnitID, owner: owner) }
+    switch consume result {
+    case .success(let loaded):
+      write(loaded, service: service, into: &w)
+      return nil
+    case .failure(let error): return error.rpcError
     }
   }
 
