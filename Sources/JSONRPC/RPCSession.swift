@@ -191,7 +191,11 @@ public final class RPCSession {
 
   /// Hands the pending output to the caller (the transport), leaving the session empty.
   /// Give the array back with ``recycleOutput(_:)`` once written to reuse its capacity.
+  /// With nothing pending the session keeps its buffer (and its capacity) and an empty one
+  /// is handed out: a flush that finds nothing must not trade the output's capacity for the
+  /// spare's, or the next replies are written into a buffer that grows from nothing.
   public func takeOutput() -> ByteBuffer {
+    guard !output.isEmpty else { return ByteBuffer() }
     var taken = spareOutput ?? ByteBuffer(capacity: 0)
     spareOutput = nil
     swap(&taken, &output)

@@ -380,6 +380,34 @@ import Testing
     #expect(written == reference.takeOutput().array)
   }
 
+  @Test func aFlushThatFindsNothingKeepsTheOutputsCapacity() {
+    let session = server.session()
+    let one = #"{"jsonrpc":"2.0","id":1,"method":"text"}"# + "\n"
+    // The transport's flush: take the output and, when there was some, give it back once
+    // written. Answers the capacity of what was taken.
+    func flush() -> Int? {
+      var out = session.takeOutput()
+      guard !out.isEmpty else { return nil }
+      defer { session.recycleOutput(&out) }
+      return out.capacity
+    }
+    // Both buffers (the output and the spare) grow big once.
+    for _ in 0..<2 {
+      session.feed(String(repeating: one, count: 40))
+      _ = flush()
+    }
+    let big = 40 * one.utf8.count
+    // Then small replies, each read's after a flush that finds nothing (a read that
+    // completed no message, or the end of a read whose replies were handed over mid-read).
+    for round in 0..<4 {
+      #expect(flush() == nil)
+      for reply in 0..<2 {
+        session.feed(one)
+        #expect(flush() ?? 0 >= big, "round \(round), reply \(reply): written into a new buffer")
+      }
+    }
+  }
+
   @Test func recycledOutputBuffersComeBackEmpty() {
     let session = server.session()
     session.feed(#"{"jsonrpc":"2.0","id":1,"method":"text"}"# + "\n")

@@ -75,6 +75,39 @@ import Testing
     #expect(Self.find(table, "ad--1") == nil)
   }
 
+  /// Bursts of loads and releases cost no rehashing once the table has grown: its size stays
+  /// put through swings of any size within the floor (1 to 40 live ads, 10 to 500), and of
+  /// less than eight times above it (600 to 2,000); emptied, it shrinks back to the floor.
+  @Test func swingsInTheNumberOfAdsDoNotResizeTheTable() {
+    var table = AdIDTable()
+    let keeper = ad("ad-keep-0")
+    table.insert(keeper)
+    var next = 0
+    var live: [String] = [keeper.id]
+    for (low, high) in [(1, 40), (10, 500), (600, 2_000)] {
+      var sizes: Set<Int> = []
+      for burst in 0..<6 {
+        while live.count < high {
+          next += 1
+          let ad = ad("ad-swing-\(next)")
+          table.insert(ad)
+          live.append(ad.id)
+        }
+        if burst > 0 { sizes.insert(table.capacity) }
+        while live.count > low {
+          table.remove(live.removeLast())
+        }
+        if burst > 0 { sizes.insert(table.capacity) }
+        #expect(table.count == low)
+        #expect(Self.find(table, keeper.id) === keeper)
+      }
+      #expect(sizes.count == 1, "\(low)...\(high): the table resized between bursts: \(sizes)")
+    }
+    for id in table.ads.map(\.id) { table.remove(id) }
+    #expect(table.count == 0)
+    #expect(table.capacity == AdIDTable.shrinkFloor)
+  }
+
   @Test func removingAnUnknownIDChangesNothing() {
     var table = AdIDTable()
     let ad = ad("ad-y-1")

@@ -5,7 +5,10 @@ import ByteKeys
 /// impressions) begin with.
 ///
 /// Open addressing with linear probing and backward-shift deletion over a power-of-two
-/// array, at most half full. The hash is ``ByteKeys``', not a keyed one: only the service
+/// array, at most half full. It shrinks only past ``shrinkFloor`` slots, and only when less
+/// than a sixteenth full: the number of live ads swings widely as loads and releases come in
+/// bursts (a client with 32 loads in flight swings between 1 and 40 ads every read), and a
+/// table that halved when an eighth full rehashed twice a burst. The hash is ``ByteKeys``', not a keyed one: only the service
 /// inserts (IDs it made), so a client choosing what to look up cannot crowd a probe sequence.
 /// Loop-bound, like the ads.
 struct AdIDTable {
@@ -15,6 +18,13 @@ struct AdIDTable {
   }
   private var slots: [Slot?]
   private(set) var count = 0
+
+  /// The table never shrinks to fewer slots than this (16 KiB of them): below it, how many
+  /// ads are live costs no rehashing, however it swings.
+  static let shrinkFloor = 1024
+
+  /// The slots (a power of two, at least twice ``count``).
+  var capacity: Int { slots.count }
 
   init() { slots = Array(repeating: nil, count: 16) }
 
@@ -86,7 +96,7 @@ struct AdIDTable {
     }
     guard removed else { return }
     count -= 1
-    if slots.count > 16 && count * 8 < slots.count { shrink() }
+    if slots.count > Self.shrinkFloor && count * 16 < slots.count { shrink() }
   }
 
   private mutating func grow() { rehash(capacity: slots.count * 2) }
