@@ -203,8 +203,9 @@ public final class RPCSession {
   }
 
   /// Returns a buffer obtained from ``takeOutput()`` whose bytes have been written.
+  /// One with no storage (what an empty ``takeOutput()`` handed out) leaves the spare alone.
   public func recycleOutput(_ buffer: inout ByteBuffer) {
-    guard buffer.capacity <= 4 * outputFlushThreshold else { return }
+    guard buffer.capacity > 0, buffer.capacity <= 4 * outputFlushThreshold else { return }
     buffer.removeAll(keepingCapacity: true)
     spareOutput = buffer
   }

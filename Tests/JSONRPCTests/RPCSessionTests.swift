@@ -380,14 +380,20 @@ import Testing
     #expect(written == reference.takeOutput().array)
   }
 
-  @Test func aFlushThatFindsNothingKeepsTheOutputsCapacity() {
+  /// The transports' flushes: the socket's gives back only what it wrote (`recyclesEmpty`
+  /// false), the HTTP endpoint's and the fleet's replay give back whatever they took.
+  @Test(arguments: [false, true])
+  func aFlushThatFindsNothingKeepsTheOutputsCapacity(recyclesEmpty: Bool) {
     let session = server.session()
     let one = #"{"jsonrpc":"2.0","id":1,"method":"text"}"# + "\n"
-    // The transport's flush: take the output and, when there was some, give it back once
-    // written. Answers the capacity of what was taken.
+    // Take the output and give it back once written. Answers the capacity of what was
+    // taken, nil when it was empty.
     func flush() -> Int? {
       var out = session.takeOutput()
-      guard !out.isEmpty else { return nil }
+      guard !out.isEmpty else {
+        if recyclesEmpty { session.recycleOutput(&out) }
+        return nil
+      }
       defer { session.recycleOutput(&out) }
       return out.capacity
     }
