@@ -8,9 +8,9 @@ import ByteKeys
 /// array, at most half full. It shrinks only past ``shrinkFloor`` slots, and only when less
 /// than a sixteenth full: the number of live ads swings widely as loads and releases come in
 /// bursts (a client with 32 loads in flight swings between 1 and 40 ads every read), and a
-/// table that halved when an eighth full rehashed twice a burst. The hash is ``ByteKeys``', not a keyed one: only the service
-/// inserts (IDs it made), so a client choosing what to look up cannot crowd a probe sequence.
-/// Loop-bound, like the ads.
+/// table that halved when an eighth full rehashed twice a burst. The hash is ``ByteKeys``',
+/// not a keyed one: only the service inserts (IDs it made), so a client choosing what to look
+/// up cannot crowd a probe sequence. Loop-bound, like the ads.
 struct AdIDTable {
   private struct Slot {
     var hash: UInt64
